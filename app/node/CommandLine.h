@@ -1,0 +1,35 @@
+#pragma once
+
+#include "app/node/NodeCommand.h"
+
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+namespace sahaj::node {
+
+// Dispatches `sahaj-node [--version|--help] | help [COMMAND] | COMMAND [options]`.
+class CommandLine {
+public:
+    void add(std::unique_ptr<NodeCommand> command);
+    // Returns the exit status: 0 success, 1 runtime failure, 2 usage error.
+    int run(const QStringList& arguments);
+
+    // Helpers for commands: typed access to option values with clear usage errors.
+    static QString requiredValue(const QCommandLineParser& parser, const QString& option);
+    static long long integerValue(const QCommandLineParser& parser, const QString& option, long long fallback,
+                                  long long min, long long max);
+    static double realValue(const QCommandLineParser& parser, const QString& option, double fallback,
+                            double min, double max);
+
+private:
+    NodeCommand* find(const QString& name) const;
+    QString overview() const;
+    QString commandHelp(const NodeCommand& command) const;
+    int runCommand(NodeCommand& command, const QStringList& arguments);
+
+    std::vector<std::unique_ptr<NodeCommand>> commands_;
+};
+
+} // namespace sahaj::node

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <QCommandLineParser>
+#include <QString>
+
+namespace sahaj::node {
+
+// One subcommand of sahaj-node. The dispatcher builds a parser, lets the command declare its options,
+// parses, and calls run(). run() returns the process exit status (0 success, 1 failure); it throws
+// UsageError for invocation mistakes (exit 2) and std::exception for runtime failures (exit 1).
+class NodeCommand {
+public:
+    virtual ~NodeCommand() = default;
+    virtual QString name() const = 0;
+    // One line for the command overview.
+    virtual QString summary() const = 0;
+    // Longer text printed by `sahaj-node help NAME` above the option list.
+    virtual QString description() const { return summary(); }
+    virtual void addOptions(QCommandLineParser& parser) const = 0;
+    virtual int run(const QCommandLineParser& parser) = 0;
+};
+
+} // namespace sahaj::node

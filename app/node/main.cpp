@@ -1,0 +1,21 @@
+#include "app/node/CommandLine.h"
+#include "app/node/ModelInfoCommand.h"
+#include "app/node/TokenizeCommand.h"
+#include "app/node/TokenizerTrainCommand.h"
+#include "app/node/TrainLocalCommand.h"
+#include "core/Version.h"
+
+#include <QCoreApplication>
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName("sahaj-node");
+    QCoreApplication::setApplicationVersion(sahaj::kVersion);
+
+    sahaj::node::CommandLine commandLine;
+    commandLine.add(std::make_unique<sahaj::node::ModelInfoCommand>());
+    commandLine.add(std::make_unique<sahaj::node::TokenizeCommand>());
+    commandLine.add(std::make_unique<sahaj::node::TokenizerTrainCommand>());
+    commandLine.add(std::make_unique<sahaj::node::TrainLocalCommand>());
+    return commandLine.run(QCoreApplication::arguments());
+}

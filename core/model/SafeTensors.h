@@ -1,0 +1,45 @@
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+
+namespace sahaj::model {
+
+// The safetensors format (github.com/huggingface/safetensors): an 8-byte little-endian header length N,
+// N bytes of JSON mapping each tensor name to {"dtype", "shape", "data_offsets": [begin, end]} plus an
+// optional "__metadata__" string map, then the data buffer, the tensors packed without holes. Hugging
+// Face's model.safetensors and the optimiser state both use it. Supported dtypes: F64 F32 F16 BF16 I64
+// I32 I16 I8 U8 BOOL.
+class SafeTensors {
+public:
+    // std::map: names are unique and come out sorted, the order the writer stores them in.
+    using Tensors = std::map<std::string, at::Tensor>;
+    using Metadata = std::map<std::string, std::string>;
+    struct Content {
+        Tensors tensors; // CPU, contiguous, in the file's dtype
+        Metadata metadata;
+    };
+
+    // A header longer than this is refused before anything is allocated for it (the Rust reference
+    // implementation has the same limit).
+    static constexpr std::uint64_t kMaxHeaderSize = 100'000'000;
+
+    // Throws std::runtime_error naming the file and the problem: truncated file, header length beyond the
+    // file or the limit, header not JSON or not an object, duplicate names, unknown dtype, negative or
+    // non-integer dimensions, a byte range that does not match the shape, ranges that overlap, leave holes,
+    // run past the data or leave bytes after it, metadata that is not a string map.
+    static Content read(const std::filesystem::path& path);
+
+    // Writes atomically (temporary file + rename). Tensors may live on any device and have any layout;
+    // they are stored contiguous, sorted by name; the header is padded with spaces to a multiple of 8
+    // bytes so that the data starts aligned. Throws std::invalid_argument for an undefined tensor or an
+    // unsupported dtype, std::runtime_error for I/O failures.
+    static void write(const std::filesystem::path& path, const Tensors& tensors,
+                      const Metadata& metadata = {});
+};
+
+} // namespace sahaj::model

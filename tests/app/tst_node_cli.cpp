@@ -1,0 +1,92 @@
+// Runs the real sahaj-node executable and checks its command-line contract: version, help, and
+// exit status 2 with a clear message for every kind of invocation mistake.
+#include <QProcess>
+#include <QtTest>
+
+namespace {
+
+struct Result {
+    int status = -1;
+    QString out;
+    QString err;
+};
+
+Result runNode(const QStringList& arguments) {
+    QProcess process;
+    process.start(qEnvironmentVariable("SAHAJ_NODE"), arguments);
+    if (!process.waitForFinished(60000))
+        qFatal("sahaj-node did not finish");
+    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
+}
+
+} // namespace
+
+class TestNodeCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QVERIFY2(QFile::exists(qEnvironmentVariable("SAHAJ_NODE")), "SAHAJ_NODE not set"); }
+
+    void versionPrintsProjectVersion() {
+        const Result r = runNode({"--version"});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(QRegularExpression(R"(^sahaj-node \d+\.\d+\.\d+\n$)").match(r.out).hasMatch(),
+                 qPrintable(r.out));
+    }
+
+    void helpListsEveryCommand() {
+        const Result r = runNode({"--help"});
+        QCOMPARE(r.status, 0);
+        for (const char* command : {"model-info", "tokenize", "tokenizer-train", "train-local", "help"})
+            QVERIFY2(r.out.contains(QString("  ") + command + " "), command);
+    }
+
+    void helpForEachCommandShowsItsOptions_data() {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("option");
+        QTest::newRow("model-info") << "model-info"
+                                    << "--config";
+        QTest::newRow("tokenize") << "tokenize"
+                                  << "--tokenizer";
+        QTest::newRow("tokenizer-train") << "tokenizer-train"
+                                         << "--corpus";
+        QTest::newRow("train-local") << "train-local"
+                                     << "--steps";
+    }
+    void helpForEachCommandShowsItsOptions() {
+        QFETCH(QString, command);
+        QFETCH(QString, option);
+        const Result r = runNode({"help", command});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(r.out.startsWith("Usage: sahaj-node " + command), qPrintable(r.out));
+        QVERIFY2(r.out.contains(option), qPrintable(r.out));
+        // `COMMAND --help` prints the same text.
+        QCOMPARE(runNode({command, "--help"}).out, r.out);
+    }
+
+    void mistakesExitWithStatusTwo_data() {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no arguments") << QStringList{} << "Usage: sahaj-node";
+        QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command 'frobnicate'";
+        QTest::newRow("unknown global option") << QStringList{"--frob"} << "unknown option '--frob'";
+        QTest::newRow("help of unknown command") << QStringList{"help", "frob"} << "unknown command 'frob'";
+        QTest::newRow("unknown command option")
+            << QStringList{"model-info", "--frob"} << "Unknown option 'frob'";
+        QTest::newRow("stray positional")
+            << QStringList{"model-info", "--config", "tiny", "extra"} << "unexpected argument 'extra'";
+        QTest::newRow("missing value")
+            << QStringList{"model-info", "--config"} << "Missing value after '--config'";
+    }
+    void mistakesExitWithStatusTwo() {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        const Result r = runNode(arguments);
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNodeCli)
+#include "tst_node_cli.moc"
