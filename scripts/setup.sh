@@ -14,7 +14,7 @@ while (($#)); do
     --no-build) do_build=0 ;;
     --build-dir) build_dir=$2; shift ;;
     --build-type) build_type=$2; shift ;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,5p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift

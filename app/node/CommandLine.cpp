@@ -150,15 +150,19 @@ QString CommandLine::requiredValue(const QCommandLineParser& parser, const QStri
     return parser.value(option);
 }
 
-long long CommandLine::integerValue(const QCommandLineParser& parser, const QString& option,
-                                    long long fallback, long long min, long long max) {
+namespace {
+
+// Parses an option's value as a number in [min, max]; `kind` names the expected kind in the error.
+template <typename Number, typename Parse>
+Number boundedValue(const QCommandLineParser& parser, const QString& option, Number fallback, Number min,
+                    Number max, const char* kind, Parse parse) {
     if (!parser.isSet(option))
         return fallback;
     bool ok = false;
-    const long long value = parser.value(option).toLongLong(&ok);
-    if (!ok || value < min || value > max)
-        throw UsageError(QStringLiteral("--%1 must be an integer in [%2, %3], got '%4'")
-                             .arg(option)
+    const Number value = parse(parser.value(option), &ok);
+    if (!ok || !(value >= min && value <= max))
+        throw UsageError(QStringLiteral("--%1 must be %2 in [%3, %4], got '%5'")
+                             .arg(option, QLatin1String(kind))
                              .arg(min)
                              .arg(max)
                              .arg(parser.value(option))
@@ -166,20 +170,18 @@ long long CommandLine::integerValue(const QCommandLineParser& parser, const QStr
     return value;
 }
 
+} // namespace
+
+long long CommandLine::integerValue(const QCommandLineParser& parser, const QString& option,
+                                    long long fallback, long long min, long long max) {
+    return boundedValue(parser, option, fallback, min, max, "an integer",
+                        [](const QString& text, bool* ok) { return text.toLongLong(ok); });
+}
+
 double CommandLine::realValue(const QCommandLineParser& parser, const QString& option, double fallback,
                               double min, double max) {
-    if (!parser.isSet(option))
-        return fallback;
-    bool ok = false;
-    const double value = parser.value(option).toDouble(&ok);
-    if (!ok || !(value >= min && value <= max))
-        throw UsageError(QStringLiteral("--%1 must be a number in [%2, %3], got '%4'")
-                             .arg(option)
-                             .arg(min)
-                             .arg(max)
-                             .arg(parser.value(option))
-                             .toStdString());
-    return value;
+    return boundedValue(parser, option, fallback, min, max, "a number",
+                        [](const QString& text, bool* ok) { return text.toDouble(ok); });
 }
 
 } // namespace sahaj::node

@@ -1,26 +1,11 @@
 // Runs the real sahaj-node executable and checks its command-line contract: version, help, and
 // exit status 2 with a clear message for every kind of invocation mistake.
-#include <QProcess>
+#include "tests/common/NodeProcess.h"
+
 #include <QtTest>
 
-namespace {
-
-struct Result {
-    int status = -1;
-    QString out;
-    QString err;
-};
-
-Result runNode(const QStringList& arguments) {
-    QProcess process;
-    process.start(qEnvironmentVariable("SAHAJ_NODE"), arguments);
-    if (!process.waitForFinished(60000))
-        qFatal("sahaj-node did not finish");
-    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
-}
-
-} // namespace
+using sahaj::test::NodeRun;
+using sahaj::test::runNode;
 
 class TestNodeCli : public QObject {
     Q_OBJECT
@@ -28,14 +13,14 @@ private Q_SLOTS:
     void initTestCase() { QVERIFY2(QFile::exists(qEnvironmentVariable("SAHAJ_NODE")), "SAHAJ_NODE not set"); }
 
     void versionPrintsProjectVersion() {
-        const Result r = runNode({"--version"});
+        const NodeRun r = runNode({"--version"});
         QCOMPARE(r.status, 0);
         QVERIFY2(QRegularExpression(R"(^sahaj-node \d+\.\d+\.\d+\n$)").match(r.out).hasMatch(),
                  qPrintable(r.out));
     }
 
     void helpListsEveryCommand() {
-        const Result r = runNode({"--help"});
+        const NodeRun r = runNode({"--help"});
         QCOMPARE(r.status, 0);
         for (const char* command : {"model-info", "tokenize", "tokenizer-train", "train-local", "help"})
             QVERIFY2(r.out.contains(QString("  ") + command + " "), command);
@@ -56,7 +41,7 @@ private Q_SLOTS:
     void helpForEachCommandShowsItsOptions() {
         QFETCH(QString, command);
         QFETCH(QString, option);
-        const Result r = runNode({"help", command});
+        const NodeRun r = runNode({"help", command});
         QCOMPARE(r.status, 0);
         QVERIFY2(r.out.startsWith("Usage: sahaj-node " + command), qPrintable(r.out));
         QVERIFY2(r.out.contains(option), qPrintable(r.out));
@@ -81,7 +66,7 @@ private Q_SLOTS:
     void mistakesExitWithStatusTwo() {
         QFETCH(QStringList, arguments);
         QFETCH(QString, message);
-        const Result r = runNode(arguments);
+        const NodeRun r = runNode(arguments);
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         QVERIFY(r.out.isEmpty());

@@ -1,4 +1,6 @@
 // `sahaj-node tokenizer-train`: success and the errors a user can make.
+#include "tests/common/NodeProcess.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -8,31 +10,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-namespace {
-
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runNode(const QStringList& arguments) {
-    QProcess process;
-    process.start(qEnvironmentVariable("SAHAJ_NODE"), arguments);
-    Run run;
-    if (!process.waitForFinished(90000)) {
-        process.kill();
-        process.waitForFinished();
-        run.err = "timed out";
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
-}
-
-} // namespace
+using Run = sahaj::test::NodeRun;
+using sahaj::test::runNode;
 
 class TestTokenizerTrainCli : public QObject {
     Q_OBJECT
@@ -53,7 +32,7 @@ private Q_SLOTS:
         const QString out = dir_.filePath("tok");
         const Run run = runNode({"tokenizer-train", "--corpus", corpus_, "--vocab", "600", "--out", out,
                                  "--seed", "3", "--max-lines", "300", "--threads", "2"});
-        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.status == 0, qPrintable(run.err));
         QVERIFY2(run.out.contains("600 pieces on 300 documents"), qPrintable(run.out));
         QFile file(out + "/tokenizer.json");
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -64,7 +43,7 @@ private Q_SLOTS:
     void missingCorpusIsARuntimeError() {
         const Run run = runNode({"tokenizer-train", "--corpus", dir_.filePath("none.txt"), "--vocab", "600",
                                  "--out", dir_.filePath("x")});
-        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(run.status, 1);
         QVERIFY2(run.err.contains("does not exist"), qPrintable(run.err));
         QVERIFY(!QFile::exists(dir_.filePath("x/tokenizer.json")));
     }
@@ -72,24 +51,24 @@ private Q_SLOTS:
     void vocabularyTheCorpusCannotFillIsARuntimeError() {
         const Run large = runNode(
             {"tokenizer-train", "--corpus", corpus_, "--vocab", "50000", "--out", dir_.filePath("l")});
-        QCOMPARE(large.exitCode, 1);
+        QCOMPARE(large.status, 1);
         QVERIFY2(large.err.contains("too large for this corpus"), qPrintable(large.err));
         const Run small =
             runNode({"tokenizer-train", "--corpus", corpus_, "--vocab", "30", "--out", dir_.filePath("s")});
-        QCOMPARE(small.exitCode, 1);
+        QCOMPARE(small.status, 1);
         QVERIFY2(small.err.contains("too small"), qPrintable(small.err));
     }
 
     void invocationMistakesAreUsageErrors() {
         const Run noCorpus = runNode({"tokenizer-train", "--vocab", "600", "--out", dir_.filePath("u")});
-        QCOMPARE(noCorpus.exitCode, 2);
+        QCOMPARE(noCorpus.status, 2);
         QVERIFY2(noCorpus.err.contains("--corpus"), qPrintable(noCorpus.err));
         const Run noVocab = runNode({"tokenizer-train", "--corpus", corpus_, "--out", dir_.filePath("u")});
-        QCOMPARE(noVocab.exitCode, 2);
+        QCOMPARE(noVocab.status, 2);
         QVERIFY2(noVocab.err.contains("--vocab"), qPrintable(noVocab.err));
         const Run badVocab =
             runNode({"tokenizer-train", "--corpus", corpus_, "--vocab", "3", "--out", dir_.filePath("u")});
-        QCOMPARE(badVocab.exitCode, 2);
+        QCOMPARE(badVocab.status, 2);
         QVERIFY2(badVocab.err.contains("--vocab must be an integer"), qPrintable(badVocab.err));
     }
 };

@@ -1,6 +1,7 @@
 // Runs the real sahaj-node model-info: the sahajbert parameter count, JSON output, config files and
 // directories, and exit status 1 with a clear message for bad config files.
 #include "core/model/AlbertConfig.h"
+#include "tests/common/NodeProcess.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -10,20 +11,8 @@
 
 namespace {
 
-struct Result {
-    int status = -1;
-    QString out;
-    QString err;
-};
-
-Result runNode(const QStringList& arguments) {
-    QProcess process;
-    process.start(qEnvironmentVariable("SAHAJ_NODE"), arguments);
-    if (!process.waitForFinished(60000))
-        qFatal("sahaj-node did not finish");
-    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
-}
+using sahaj::test::runNode;
+using Result = sahaj::test::NodeRun;
 
 // The number on the "parameters: 18,105,474" line, or -1.
 qint64 parametersLine(const QString& out) {

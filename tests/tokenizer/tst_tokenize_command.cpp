@@ -1,9 +1,9 @@
 // `sahaj-node tokenize` as a user runs it: lines on standard input, JSON arrays of ids on standard
 // output, clear errors and exit codes for bad input.
 #include "TinyTokenizerJson.h"
+#include "tests/common/NodeProcess.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -25,17 +25,9 @@ private:
     QString tinyPath_;
 
     Run run(const QStringList& arguments, const QByteArray& input) {
-        QProcess process;
-        process.start(QString::fromLocal8Bit(qgetenv("SAHAJ_NODE")),
-                      QStringList{QStringLiteral("tokenize")} + arguments);
-        if (!process.waitForStarted())
-            return {};
-        process.write(input);
-        process.closeWriteChannel();
-        if (!process.waitForFinished(60000))
-            process.kill();
-        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                process.readAllStandardOutput(), process.readAllStandardError()};
+        const sahaj::test::NodeRun r =
+            sahaj::test::runNode(QStringList{QStringLiteral("tokenize")} + arguments, input, 60000);
+        return {r.status, r.out.toUtf8(), r.err.toUtf8()};
     }
 
 private Q_SLOTS:

@@ -5,13 +5,13 @@
 #include "core/train/Lamb.h"
 #include "core/train/ParameterGrouping.h"
 #include "core/train/TrainingCheckpoint.h"
+#include "tests/common/NodeProcess.h"
 
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -19,19 +19,10 @@
 
 namespace {
 
-struct Result {
-    int status = -1;
-    QString out;
-    QString err;
-};
+using Result = sahaj::test::NodeRun;
 
 Result runNode(const QStringList& arguments) {
-    QProcess process;
-    process.start(qEnvironmentVariable("SAHAJ_NODE"), arguments);
-    if (!process.waitForFinished(240000))
-        qFatal("sahaj-node did not finish");
-    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    return sahaj::test::runNode(arguments, {}, 240000);
 }
 
 QList<QJsonObject> readLog(const QString& dir) {
