@@ -34,4 +34,4 @@ out="$here/build/runs/small-local"
 resume=()
 [ -f "$out/checkpoint/optimizer.json" ] && resume=(--resume)
 exec "$node" train-local --config small --corpus "$corpus/train.txt" --tokenizer "$tokenizer/tokenizer.json" \
-  --steps "$steps" --batch "$batch" --seq "$seq" --lr 0.03 --warmup 20 --log-every 10 --out "$out" "${resume[@]}"
+  --steps "$steps" --batch "$batch" --seq "$seq" --lr 0.015 --warmup 20 --log-every 10 --out "$out" "${resume[@]}"
