@@ -8,7 +8,9 @@ namespace sahaj::node {
 class TokenizerTrainCommand : public NodeCommand {
 public:
     QString name() const override { return QStringLiteral("tokenizer-train"); }
-    QString summary() const override { return QStringLiteral("Train a Unigram tokenizer on a corpus and write tokenizer.json"); }
+    QString summary() const override {
+        return QStringLiteral("Train a Unigram tokenizer on a corpus and write tokenizer.json");
+    }
     QString description() const override;
     void addOptions(QCommandLineParser& parser) const override;
     int run(const QCommandLineParser& parser) override;
