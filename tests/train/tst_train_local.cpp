@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess> // the interruption test drives its own process
 #include <QTemporaryDir>
 #include <QtTest>
 
