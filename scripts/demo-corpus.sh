@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds a Bengali demo corpus from the Bengali translations that Debian packages ship
 # (LibreOffice, Firefox ESR, GTK, GLib, iso-codes, ...): one text per line, Bengali lines only,
-# markup and placeholders removed, deduplicated, split deterministically into train.txt and valid.txt.
+# markup and placeholders removed, deduplicated, grouped into documents of 16 consecutive strings of one
+# catalogue (blank-line separated, read with `--documents paragraphs`) so that training packs related
+# strings into full sequences, and split deterministically by document into train.txt and valid.txt.
 #
 # Usage: scripts/demo-corpus.sh [--out DIR] [--force]
 #   --out DIR   output folder (default: <repo>/build/data/demo-corpus)
@@ -44,8 +46,10 @@ packages=(
 min_lines=20000
 
 stamp="$out/.complete"
-if ((!force)) && [ -f "$stamp" ] && [ -s "$out/train.txt" ] && [ -s "$out/valid.txt" ]; then
-  echo "demo-corpus: $out is complete ($(wc -l <"$out/train.txt") train, $(wc -l <"$out/valid.txt") valid lines); use --force to rebuild"
+# The stamp names the layout, so a corpus written in an older layout is rebuilt.
+layout="layout paragraphs-16"
+if ((!force)) && [ -f "$stamp" ] && grep -qx "$layout" "$stamp" && [ -s "$out/train.txt" ] && [ -s "$out/valid.txt" ]; then
+  echo "demo-corpus: $out is complete ($(grep -c . "$out/train.txt") train, $(grep -c . "$out/valid.txt") valid lines); use --force to rebuild"
   exit 0
 fi
 
@@ -100,39 +104,60 @@ export LC_ALL=C
 find "$work/root" \( -path '*/locale/bn*/LC_MESSAGES/*.mo' -o -path '*/resource/bn/LC_MESSAGES/*.mo' \) \
   -type f | sort | while read -r mo; do
   msgunfmt "$mo" | msgexec -i - 0 | tr '\0' '\n' >>"$raw"
+  printf '\f\n' >>"$raw" # end of a catalogue: documents do not span two
 done
-mo_lines=$(wc -l <"$raw")
+mo_lines=$(grep -vc $'^\f$' "$raw")
 
 mkdir -p "$work/xpi"
 find "$work/root" -name '*.xpi' -type f | sort | while read -r xpi; do
   unzip -q -o "$xpi" -d "$work/xpi"
 done
 # Fluent (.ftl): keep the values of messages, attributes and variants; drop ids, comments, selectors.
-find "$work/xpi" -name '*.ftl' -type f | sort | xargs -r perl -CSD -ne '
-  next if /^\s*#/;
-  s/^\s+//; s/\s+$//;
-  next if $_ eq "" || /^\}$/;
-  if (/^-?[A-Za-z][\w-]*\s*=\s*(.*)$/) { $_ = $1 }
-  elsif (/^\.[\w-]+\s*=\s*(.*)$/) { $_ = $1 }
-  elsif (/^\*?\[[^\]]*\]\s*(.*)$/) { $_ = $1 }
-  print "$_\n";' >>"$raw"
+find "$work/xpi" -name '*.ftl' -type f | sort | while read -r ftl; do
+  perl -CSD -ne '
+    next if /^\s*#/;
+    s/^\s+//; s/\s+$//;
+    next if $_ eq "" || /^\}$/;
+    if (/^-?[A-Za-z][\w-]*\s*=\s*(.*)$/) { $_ = $1 }
+    elsif (/^\.[\w-]+\s*=\s*(.*)$/) { $_ = $1 }
+    elsif (/^\*?\[[^\]]*\]\s*(.*)$/) { $_ = $1 }
+    print "$_\n";' "$ftl" >>"$raw"
+  printf '\f\n' >>"$raw"
+done
 # .properties: keep the values.
-find "$work/xpi" -name '*.properties' -type f | sort | xargs -r perl -CSD -ne '
-  next if /^\s*[#!]/;
-  print "$1\n" if /^\s*[^=:\s]+\s*[=:]\s*(.*?)\s*$/;' >>"$raw"
-raw_lines=$(wc -l <"$raw")
+find "$work/xpi" -name '*.properties' -type f | sort | while read -r properties; do
+  perl -CSD -ne '
+    next if /^\s*[#!]/;
+    print "$1\n" if /^\s*[^=:\s]+\s*[=:]\s*(.*?)\s*$/;' "$properties" >>"$raw"
+  printf '\f\n' >>"$raw"
+done
+raw_lines=$(grep -vc $'^\f$' "$raw")
 echo "demo-corpus: $raw_lines raw strings ($mo_lines from message catalogues)"
 
-# 2. Clean up, keep Bengali lines, deduplicate (first occurrence wins), split train/valid by a hash
-#    of the line (FNV-1a, 32 bit): the split of a line never depends on the other lines.
+# 2. Clean up, keep Bengali lines, deduplicate (first occurrence wins), group consecutive lines into
+#    documents of 16, split train/valid by a hash of the document (FNV-1a, 32 bit).
 mkdir -p "$out"
 rm -f "$stamp"
 perl -CSD -e '
   my ($train_path, $valid_path) = @ARGV;
   open(my $train, ">:encoding(UTF-8)", $train_path) or die "cannot write $train_path: $!";
   open(my $valid, ">:encoding(UTF-8)", $valid_path) or die "cannot write $valid_path: $!";
-  my %seen; my ($n_train, $n_valid) = (0, 0);
+  my %seen; my ($n_train, $n_valid, $d_train, $d_valid) = (0, 0, 0, 0);
+  my @doc;
+  # A document never spans two catalogues: the raw stream marks each catalogue with a form feed line.
+  my $flush = sub {
+    return unless @doc;
+    my $text = join("\n", @doc);
+    my $h = 0x811c9dc5;
+    for my $byte (unpack("C*", do { my $b = $text; utf8::encode($b); $b })) {
+      $h = (($h ^ $byte) * 0x01000193) & 0xffffffff;
+    }
+    if ($h % 100 < 2) { print $valid "$text\n\n"; $n_valid += @doc; $d_valid++ }
+    else { print $train "$text\n\n"; $n_train += @doc; $d_train++ }
+    @doc = ();
+  };
   while (my $s = <STDIN>) {
+    if ($s eq "\f\n") { $flush->(); next }
     chomp $s;
     # Markup: tags (keep their text) and the usual entities.
     $s =~ s/<[^<>]*>//g;
@@ -161,26 +186,24 @@ perl -CSD -e '
     $s =~ s/^[\s:;,.\-]+//;
     next unless $s =~ /[\x{0985}-\x{09B9}\x{09CE}\x{09DC}-\x{09DF}]/;  # at least one Bengali letter
     next if length($s) < 2 || $seen{$s}++;
-    my $h = 0x811c9dc5;
-    for my $byte (unpack("C*", do { my $b = $s; utf8::encode($b); $b })) {
-      $h = (($h ^ $byte) * 0x01000193) & 0xffffffff;
-    }
-    if ($h % 100 < 2) { print $valid "$s\n"; $n_valid++ } else { print $train "$s\n"; $n_train++ }
+    push @doc, $s;
+    $flush->() if @doc == 16;
   }
+  $flush->();
   close($train) or die; close($valid) or die;
-  print STDERR "demo-corpus: $n_train train lines, $n_valid valid lines\n";
+  print STDERR "demo-corpus: $n_train train lines in $d_train documents, $n_valid valid lines in $d_valid documents\n";
 ' "$out/train.txt.part" "$out/valid.txt.part" <"$raw"
 mv -f "$out/train.txt.part" "$out/train.txt"
 mv -f "$out/valid.txt.part" "$out/valid.txt"
 cp "$work/sources.txt" "$out/sources.txt"
 
-train_lines=$(wc -l <"$out/train.txt")
-valid_lines=$(wc -l <"$out/valid.txt")
+train_lines=$(grep -c . "$out/train.txt")
+valid_lines=$(grep -c . "$out/valid.txt")
 total=$((train_lines + valid_lines))
 if ((total < min_lines)); then
   echo "demo-corpus: only $total distinct Bengali lines (expected at least $min_lines); packages changed?" >&2
   exit 1
 fi
-printf 'train %s\nvalid %s\n' "$train_lines" "$valid_lines" >"$stamp"
+printf '%s\ntrain %s\nvalid %s\n' "$layout" "$train_lines" "$valid_lines" >"$stamp"
 echo "demo-corpus: wrote $out/train.txt ($train_lines lines) and $out/valid.txt ($valid_lines lines)"
 echo "demo-corpus: sources in $out/sources.txt"

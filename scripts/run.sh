@@ -7,7 +7,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 steps=400
-batch=32
+batch=8
 seq=128
 while (($#)); do
   case "$1" in
@@ -27,11 +27,11 @@ corpus="$here/build/data/demo-corpus"
 
 tokenizer="$here/build/runs/tokenizer"
 if [ ! -f "$tokenizer/tokenizer.json" ]; then
-  "$node" tokenizer-train --corpus "$corpus/train.txt" --vocab 8000 --out "$tokenizer"
+  "$node" tokenizer-train --corpus "$corpus/train.txt" --documents paragraphs --vocab 8000 --out "$tokenizer"
 fi
 
 out="$here/build/runs/small-local"
 resume=()
 [ -f "$out/checkpoint/optimizer.json" ] && resume=(--resume)
-exec "$node" train-local --config small --corpus "$corpus/train.txt" --tokenizer "$tokenizer/tokenizer.json" \
+exec "$node" train-local --config small --corpus "$corpus/train.txt" --documents paragraphs --tokenizer "$tokenizer/tokenizer.json" \
   --steps "$steps" --batch "$batch" --seq "$seq" --lr 0.015 --warmup 20 --log-every 10 --out "$out" "${resume[@]}"

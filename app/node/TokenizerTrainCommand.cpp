@@ -1,6 +1,7 @@
 #include "app/node/TokenizerTrainCommand.h"
 
 #include "app/node/CommandLine.h"
+#include "app/node/CorpusDocumentsOption.h"
 #include "app/node/UsageError.h"
 #include "core/text/TokenizerTrainer.h"
 
@@ -29,6 +30,7 @@ void TokenizerTrainCommand::addOptions(QCommandLineParser& parser) const {
     parser.addOption(
         {"max-lines", "Train on a seeded random sample of this many documents (default: all).", "M"});
     parser.addOption({"threads", "Trainer threads (default: one per core; the result depends on it).", "T"});
+    CorpusDocumentsOption::add(parser);
 }
 
 int TokenizerTrainCommand::run(const QCommandLineParser& parser) {
@@ -43,6 +45,7 @@ int TokenizerTrainCommand::run(const QCommandLineParser& parser) {
         static_cast<std::uint64_t>(CommandLine::integerValue(parser, "seed", 0, 0, 0x7fffffffffffffffLL));
     options.maxDocuments = CommandLine::integerValue(parser, "max-lines", 0, 1, 0x7fffffffffffffffLL);
     options.threads = static_cast<int>(CommandLine::integerValue(parser, "threads", 0, 1, 128));
+    options.corpus.documents = CorpusDocumentsOption::value(parser, options.corpus.documents);
 
     if (QFileInfo(out).exists() && !QFileInfo(out).isDir())
         throw std::runtime_error(

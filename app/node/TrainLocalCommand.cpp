@@ -1,6 +1,7 @@
 #include "app/node/TrainLocalCommand.h"
 
 #include "app/node/CommandLine.h"
+#include "app/node/CorpusDocumentsOption.h"
 #include "app/node/UsageError.h"
 #include "core/model/AlbertConfig.h"
 #include "core/train/LocalTrainer.h"
@@ -129,6 +130,7 @@ void TrainLocalCommand::addOptions(QCommandLineParser& parser) const {
         {"threads", "CPU threads for torch (default: torch's choice); keep it equal to resume bit for bit.",
          "N"},
     });
+    CorpusDocumentsOption::add(parser);
 }
 
 int TrainLocalCommand::run(const QCommandLineParser& parser) {
@@ -156,6 +158,7 @@ int TrainLocalCommand::run(const QCommandLineParser& parser) {
         throw UsageError(std::string("--config: ") + e.what());
     }
     o.corpusPath = existingFile(parser, "corpus", CommandLine::requiredValue(parser, "corpus")).toStdString();
+    o.documents = CorpusDocumentsOption::value(parser, saved ? saved->documents : o.documents);
     o.steps = CommandLine::integerValue(parser, "steps", 0, 1, kMaxCount);
     if (!parser.isSet("steps"))
         throw UsageError("missing required option --steps");

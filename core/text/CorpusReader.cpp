@@ -22,6 +22,19 @@ CorpusFormat resolveFormat(const QString& path, CorpusFormat requested) {
 
 } // namespace
 
+QString CorpusReaderOptions::documentsName(PlainTextDocuments documents) {
+    return documents == PlainTextDocuments::BlankLineSeparated ? QStringLiteral("paragraphs")
+                                                               : QStringLiteral("lines");
+}
+
+std::optional<PlainTextDocuments> CorpusReaderOptions::documentsFromName(const QString& name) {
+    if (name == QLatin1String("lines"))
+        return PlainTextDocuments::LinePerDocument;
+    if (name == QLatin1String("paragraphs"))
+        return PlainTextDocuments::BlankLineSeparated;
+    return std::nullopt;
+}
+
 CorpusReader::CorpusReader(const QString& path, CorpusReaderOptions options)
     : path_(path), options_(std::move(options)), format_(resolveFormat(path, options_.format)),
       file_(std::make_unique<QFile>(path)) {

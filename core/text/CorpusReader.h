@@ -32,6 +32,10 @@ struct CorpusReaderOptions {
     PlainTextDocuments documents = PlainTextDocuments::LinePerDocument;
     BadLinePolicy badLines = BadLinePolicy::Fail;
     QString textField = QStringLiteral("text");
+
+    // The command-line and checkpoint names of a document layout: "lines" and "paragraphs".
+    static QString documentsName(PlainTextDocuments documents);
+    static std::optional<PlainTextDocuments> documentsFromName(const QString& name);
 };
 
 // Reads documents from a corpus file lazily, one at a time, so corpora far larger than memory stream

@@ -98,10 +98,12 @@ LocalTrainer::~LocalTrainer() = default;
 
 void LocalTrainer::openStream() {
     stream_.reset();
+    text::PretrainingStreamOptions streamOptions;
+    streamOptions.corpus.documents = options_.documents;
     stream_ = std::make_unique<text::PretrainingStream>(
         QString::fromStdString(options_.corpusPath.string()), *tokenizer_,
         static_cast<int>(options_.sequenceLength), static_cast<int>(options_.batchSize), options_.seed,
-        text::PretrainingStreamOptions{}, position_);
+        streamOptions, position_);
 }
 
 c10::Device LocalTrainer::resolveDevice(const std::string& name) {
@@ -130,6 +132,10 @@ void LocalTrainer::checkResumable(const LocalTrainerOptions& o, const TrainingCh
             describeDifference("seed", std::to_string(o.seed), std::to_string(info.seed)));
     require(o.batchSize == info.batchSize,
             describeDifference("batch size", std::to_string(o.batchSize), std::to_string(info.batchSize)));
+    require(o.documents == info.documents,
+            describeDifference("document layout",
+                               text::CorpusReaderOptions::documentsName(o.documents).toStdString(),
+                               text::CorpusReaderOptions::documentsName(info.documents).toStdString()));
     require(o.sequenceLength == info.sequenceLength,
             describeDifference("sequence length", std::to_string(o.sequenceLength),
                                std::to_string(info.sequenceLength)));
@@ -281,6 +287,7 @@ TrainingCheckpointInfo LocalTrainer::checkpointInfo() const {
     info.scheduleSteps = options_.effectiveScheduleSteps();
     info.clipNorm = options_.clipNorm;
     info.corpus = options_.corpusPath.string();
+    info.documents = options_.documents;
     info.tokenizer = options_.tokenizerPath.string();
     return info;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/model/AlbertConfig.h"
+#include "core/text/CorpusReader.h"
 #include "core/train/LambOptions.h"
 
 #include <cstdint>
@@ -16,6 +17,8 @@ struct LocalTrainerOptions {
     model::AlbertConfig config = model::AlbertConfig::named("tiny");
 
     std::filesystem::path corpusPath;
+    // How the plain-text corpus is cut into documents (sentences are packed within a document).
+    text::PlainTextDocuments documents = text::PlainTextDocuments::LinePerDocument;
     std::filesystem::path tokenizerPath;
     // Holds log.jsonl and the checkpoint folder.
     std::filesystem::path outputDir;

@@ -108,6 +108,7 @@ QJsonObject TrainingCheckpointInfo::toJson() const {
     o["sequence_length"] = qint64(sequenceLength);
     o["hyperparameters"] = hyper;
     o["corpus"] = QString::fromStdString(corpus);
+    o["documents"] = text::CorpusReaderOptions::documentsName(documents);
     o["tokenizer"] = QString::fromStdString(tokenizer);
     return o;
 }
@@ -138,6 +139,11 @@ TrainingCheckpointInfo TrainingCheckpointInfo::fromJson(const QJsonObject& json)
     info.microBatchSize = integer(json, "micro_batch_size", 1);
     info.sequenceLength = integer(json, "sequence_length", 1);
     info.corpus = string(json, "corpus");
+    const std::optional<text::PlainTextDocuments> documents =
+        text::CorpusReaderOptions::documentsFromName(QString::fromStdString(string(json, "documents")));
+    if (!documents)
+        fail("optimizer.json: field 'documents' must be \"lines\" or \"paragraphs\"");
+    info.documents = *documents;
     info.tokenizer = string(json, "tokenizer");
 
     const QJsonObject hyper = object(json, "hyperparameters");

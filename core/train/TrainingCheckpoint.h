@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/text/CorpusReader.h"
 #include "core/text/StreamPosition.h"
 #include "core/train/LambOptions.h"
 
@@ -32,8 +33,10 @@ struct TrainingCheckpointInfo {
     std::int64_t warmupSteps = 0;
     std::int64_t scheduleSteps = 0;
     double clipNorm = 0.0;
-    std::string corpus;    // for the record; a resumed run may read the corpus from another place
-    std::string tokenizer; // likewise
+    std::string corpus; // for the record; a resumed run may read the corpus from another place
+    text::PlainTextDocuments documents =
+        text::PlainTextDocuments::LinePerDocument; // data positions depend on it
+    std::string tokenizer;                         // likewise
 
     QJsonObject toJson() const;
     // Throws std::runtime_error naming the missing or malformed field.

@@ -228,6 +228,9 @@ private Q_SLOTS:
         QTest::newRow("bad lr") << (base() << "--lr"
                                            << "abc")
                                 << 2 << "--lr must be a number";
+        QTest::newRow("bad documents") << (base() << "--documents"
+                                                  << "chapters")
+                                       << 2 << "--documents must be 'lines' or 'paragraphs'";
         QTest::newRow("bad device") << (base() << "--device"
                                                << "tpu")
                                     << 2 << "--device must be cpu or cuda";
@@ -277,6 +280,11 @@ private Q_SLOTS:
                                         << "small");
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.contains("config 'small' differs"), qPrintable(r.err));
+        r = runNode(QStringList(resume) << "--documents"
+                                        << "paragraphs");
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains("document layout paragraphs differs from the checkpoint's lines"),
+                 qPrintable(r.err));
         r = runNode(QStringList(resume) << "--lr"
                                         << "0.002");
         QCOMPARE(r.status, 2);
