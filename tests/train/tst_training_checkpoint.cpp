@@ -39,6 +39,7 @@ TrainingCheckpointInfo sampleInfo(std::int64_t step) {
     info.scheduleSteps = 100;
     info.clipNorm = 1.0;
     info.corpus = "/data/corpus.txt";
+    info.documents = sahaj::text::PlainTextDocuments::BlankLineSeparated;
     info.tokenizer = "/data/tokenizer.json";
     return info;
 }
@@ -90,6 +91,7 @@ private Q_SLOTS:
         QCOMPARE(back.scheduleSteps, info.scheduleSteps);
         QCOMPARE(back.clipNorm, info.clipNorm);
         QCOMPARE(back.corpus, info.corpus);
+        QVERIFY(back.documents == info.documents);
     }
 
     void infoJsonRejectsBadFields_data() {
@@ -105,6 +107,7 @@ private Q_SLOTS:
         QTest::newRow("position") << "data_position" << QJsonValue(3) << "'data_position'";
         QTest::newRow("hyperparameters")
             << "hyperparameters" << QJsonValue(QJsonObject{{"lr", 1.0}}) << "'beta1'";
+        QTest::newRow("documents") << "documents" << QJsonValue("chapters") << "'documents'";
         QTest::newRow("missing config")
             << "config_name" << QJsonValue(QJsonValue::Undefined) << "'config_name'";
     }
