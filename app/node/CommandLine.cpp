@@ -4,6 +4,7 @@
 #include "core/Version.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QTextStream>
 
 #include <cstdio>
@@ -127,7 +128,7 @@ int CommandLine::runCommand(NodeCommand& command, const QStringList& arguments) 
         out() << commandHelp(command);
         return 0;
     }
-    if (!parser.positionalArguments().isEmpty())
+    if (!command.takesArguments() && !parser.positionalArguments().isEmpty())
         return usageFail(
             QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().front()));
     try {
@@ -148,6 +149,16 @@ QString CommandLine::requiredValue(const QCommandLineParser& parser, const QStri
     if (!parser.isSet(option) || parser.value(option).isEmpty())
         throw UsageError("missing required option --" + option.toStdString());
     return parser.value(option);
+}
+
+QString CommandLine::existingFile(const QString& option, const QString& value) {
+    const QFileInfo info(value);
+    if (!info.exists())
+        throw UsageError(QStringLiteral("--%1: no such file '%2'").arg(option, value).toStdString());
+    if (!info.isFile() || !info.isReadable())
+        throw UsageError(
+            QStringLiteral("--%1: '%2' is not a readable file").arg(option, value).toStdString());
+    return info.absoluteFilePath();
 }
 
 namespace {

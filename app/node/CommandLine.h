@@ -20,6 +20,8 @@ public:
     static QString requiredValue(const QCommandLineParser& parser, const QString& option);
     static long long integerValue(const QCommandLineParser& parser, const QString& option, long long fallback,
                                   long long min, long long max);
+    // The absolute path of `value`, given for --option; UsageError unless it is an existing readable file.
+    static QString existingFile(const QString& option, const QString& value);
     static double realValue(const QCommandLineParser& parser, const QString& option, double fallback,
                             double min, double max);
 

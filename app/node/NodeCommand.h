@@ -17,6 +17,9 @@ public:
     // Longer text printed by `sahaj-node help NAME` above the option list.
     virtual QString description() const { return summary(); }
     virtual void addOptions(QCommandLineParser& parser) const = 0;
+    // Whether positional arguments are allowed (declared in addOptions with addPositionalArgument);
+    // otherwise the dispatcher refuses any as a usage error.
+    virtual bool takesArguments() const { return false; }
     virtual int run(const QCommandLineParser& parser) = 0;
 };
 

@@ -2,23 +2,22 @@
 
 #include "app/node/CommandLine.h"
 #include "app/node/CorpusDocumentsOption.h"
+#include "app/node/DeviceOption.h"
+#include "app/node/StopSignalScope.h"
+#include "app/node/TokenizerOption.h"
 #include "app/node/UsageError.h"
 #include "core/model/AlbertConfig.h"
 #include "core/train/LocalTrainer.h"
 #include "core/train/TrainingCheckpoint.h"
 #include "core/train/TrainingLog.h"
 
-#include <QCoreApplication>
 #include <QDir>
-#include <QFileInfo>
 #include <QTextStream>
 
 #include <ATen/Parallel.h>
-#include <torch/cuda.h>
 
 #include <algorithm>
 #include <atomic>
-#include <csignal>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -27,71 +26,9 @@ namespace sahaj::node {
 
 namespace {
 
-// Set by SIGINT/SIGTERM; the trainer polls it between micro-batches, then saves a checkpoint and stops.
-std::atomic<bool> stopRequested{false};
-static_assert(std::atomic<bool>::is_always_lock_free, "the stop flag is written from a signal handler");
-
-extern "C" void requestStop(int signal) {
-    stopRequested.store(true);
-    // A second Ctrl-C ends the process at once, as users expect when a checkpoint takes too long.
-    std::signal(signal, SIG_DFL);
-}
-
-// Installs the stop handler for the lifetime of a run and restores the previous handlers after it.
-class StopSignalScope {
-public:
-    StopSignalScope() {
-        stopRequested.store(false);
-        previousInt_ = std::signal(SIGINT, requestStop);
-        previousTerm_ = std::signal(SIGTERM, requestStop);
-    }
-    ~StopSignalScope() {
-        std::signal(SIGINT, previousInt_);
-        std::signal(SIGTERM, previousTerm_);
-    }
-    StopSignalScope(const StopSignalScope&) = delete;
-    StopSignalScope& operator=(const StopSignalScope&) = delete;
-
-private:
-    void (*previousInt_)(int) = SIG_DFL;
-    void (*previousTerm_)(int) = SIG_DFL;
-};
-
 QTextStream& out() {
     static QTextStream stream(stdout);
     return stream;
-}
-
-const QString kTokenizerRelative = QStringLiteral("data/sahajbert-tokenizer/tokenizer.json");
-
-// The sahajBERT tokenizer: $SAHAJ_SHARED_DIR/data/..., else a "shared" folder beside the repository (its
-// usual place, ../shared), found by walking up from the executable and from the working directory.
-std::optional<QString> defaultTokenizer() {
-    const QString sharedDir = qEnvironmentVariable("SAHAJ_SHARED_DIR");
-    if (!sharedDir.isEmpty()) {
-        const QString candidate = QDir(sharedDir).filePath(kTokenizerRelative);
-        if (QFileInfo::exists(candidate))
-            return candidate;
-    }
-    for (const QString& start : {QCoreApplication::applicationDirPath(), QDir::currentPath()}) {
-        QDir dir(start);
-        do {
-            const QString candidate = dir.filePath(QStringLiteral("shared/") + kTokenizerRelative);
-            if (QFileInfo::exists(candidate))
-                return QDir::cleanPath(candidate);
-        } while (dir.cdUp());
-    }
-    return std::nullopt;
-}
-
-QString existingFile(const QCommandLineParser& parser, const QString& option, const QString& value) {
-    const QFileInfo info(value);
-    if (!info.exists())
-        throw UsageError(QStringLiteral("--%1: no such file '%2'").arg(option, value).toStdString());
-    if (!info.isFile() || !info.isReadable())
-        throw UsageError(
-            QStringLiteral("--%1: '%2' is not a readable file").arg(option, value).toStdString());
-    return info.absoluteFilePath();
 }
 
 } // namespace
@@ -117,11 +54,9 @@ void TrainLocalCommand::addOptions(QCommandLineParser& parser) const {
         {"micro-batch",
          "Samples per forward/backward pass; the gradient is accumulated (default: B, or the checkpoint's).",
          "M"},
-        {"device", "cpu or cuda (default: cpu).", "DEVICE"},
         {"seed", "Seed of the initial weights, the data order and masking (default: 0).", "S"},
         {"out", "Output folder: log.jsonl and checkpoint/.", "DIR"},
         {"resume", "Continue the run whose checkpoint is in DIR."},
-        {"tokenizer", "tokenizer.json (default: the sahajBERT tokenizer in the shared data folder).", "PATH"},
         {"lr", "Peak learning rate (default: 1.76e-3).", "X"},
         {"warmup", "Linear warmup steps (default: 5000).", "W"},
         {"schedule-steps", "Step where the linear decay reaches 0 (default: --steps).", "T"},
@@ -131,6 +66,9 @@ void TrainLocalCommand::addOptions(QCommandLineParser& parser) const {
          "N"},
     });
     CorpusDocumentsOption::add(parser);
+    DeviceOption::add(parser);
+    TokenizerOption::add(parser,
+                         "tokenizer.json (default: the sahajBERT tokenizer in the shared data folder).");
 }
 
 int TrainLocalCommand::run(const QCommandLineParser& parser) {
@@ -157,7 +95,8 @@ int TrainLocalCommand::run(const QCommandLineParser& parser) {
     } catch (const std::invalid_argument& e) {
         throw UsageError(std::string("--config: ") + e.what());
     }
-    o.corpusPath = existingFile(parser, "corpus", CommandLine::requiredValue(parser, "corpus")).toStdString();
+    o.corpusPath =
+        CommandLine::existingFile("corpus", CommandLine::requiredValue(parser, "corpus")).toStdString();
     o.documents = CorpusDocumentsOption::value(parser, saved ? saved->documents : o.documents);
     o.steps = CommandLine::integerValue(parser, "steps", 0, 1, kMaxCount);
     if (!parser.isSet("steps"))
@@ -186,13 +125,7 @@ int TrainLocalCommand::run(const QCommandLineParser& parser) {
         o.seed = saved->seed;
     }
 
-    o.device = parser.isSet("device") ? parser.value("device").toStdString() : "cpu";
-    if (o.device != "cpu" && o.device != "cuda" && o.device.rfind("cuda:", 0) != 0)
-        throw UsageError("--device must be cpu or cuda, got '" + o.device + "'");
-    if (o.device != "cpu" && !torch::cuda::is_available())
-        throw UsageError(
-            "--device " + o.device +
-            ": this libtorch has no CUDA support or no CUDA device is visible; use --device cpu");
+    o.device = DeviceOption::value(parser);
 
     if (saved) {
         o.lamb = saved->lamb;
@@ -216,16 +149,7 @@ int TrainLocalCommand::run(const QCommandLineParser& parser) {
     if (threads > 0)
         at::set_num_threads(static_cast<int>(threads));
 
-    if (parser.isSet("tokenizer")) {
-        o.tokenizerPath = existingFile(parser, "tokenizer", parser.value("tokenizer")).toStdString();
-    } else if (const auto found = defaultTokenizer()) {
-        o.tokenizerPath = found->toStdString();
-    } else {
-        throw UsageError("no tokenizer found: the sahajBERT tokenizer is not at $SAHAJ_SHARED_DIR/" +
-                         kTokenizerRelative.toStdString() +
-                         " nor in a shared/ folder beside the repository; "
-                         "pass --tokenizer PATH");
-    }
+    o.tokenizerPath = TokenizerOption::value(parser).toStdString();
 
     try {
         o.validate();
@@ -262,7 +186,7 @@ int TrainLocalCommand::run(const QCommandLineParser& parser) {
     };
 
     const StopSignalScope signals;
-    const train::LocalTrainer::Result result = trainer.run(stopRequested, callbacks);
+    const train::LocalTrainer::Result result = trainer.run(StopSignalScope::requested(), callbacks);
     if (result.interrupted)
         out() << "interrupted step=" << result.step << " (checkpoint saved; continue with --resume)\n";
     else

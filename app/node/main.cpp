@@ -1,4 +1,7 @@
 #include "app/node/CommandLine.h"
+#include "app/node/EvalCommand.h"
+#include "app/node/FillMaskCommand.h"
+#include "app/node/FinetuneCommand.h"
 #include "app/node/ModelInfoCommand.h"
 #include "app/node/TokenizeCommand.h"
 #include "app/node/TokenizerTrainCommand.h"
@@ -17,5 +20,8 @@ int main(int argc, char** argv) {
     commandLine.add(std::make_unique<sahaj::node::TokenizeCommand>());
     commandLine.add(std::make_unique<sahaj::node::TokenizerTrainCommand>());
     commandLine.add(std::make_unique<sahaj::node::TrainLocalCommand>());
+    commandLine.add(std::make_unique<sahaj::node::EvalCommand>());
+    commandLine.add(std::make_unique<sahaj::node::FillMaskCommand>());
+    commandLine.add(std::make_unique<sahaj::node::FinetuneCommand>());
     return commandLine.run(QCoreApplication::arguments());
 }

@@ -199,7 +199,7 @@ nlohmann::json AlbertConfig::toJson() const {
     };
 }
 
-AlbertConfig AlbertConfig::loadFile(const std::filesystem::path& path) {
+nlohmann::json AlbertConfig::readJsonFile(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw std::runtime_error("cannot open model config '" + path.string() + "'");
@@ -207,12 +207,15 @@ AlbertConfig AlbertConfig::loadFile(const std::filesystem::path& path) {
     text << in.rdbuf();
     if (in.bad())
         throw std::runtime_error("cannot read model config '" + path.string() + "'");
-    nlohmann::json json;
     try {
-        json = nlohmann::json::parse(text.str());
+        return nlohmann::json::parse(text.str());
     } catch (const nlohmann::json::parse_error& e) {
         throw std::runtime_error("model config '" + path.string() + "' is not valid JSON: " + e.what());
     }
+}
+
+AlbertConfig AlbertConfig::loadFile(const std::filesystem::path& path) {
+    const nlohmann::json json = readJsonFile(path);
     try {
         return fromJson(json);
     } catch (const std::invalid_argument& e) {

@@ -51,6 +51,9 @@ struct AlbertConfig {
     static AlbertConfig fromJson(const nlohmann::json& json);
     nlohmann::json toJson() const;
     static AlbertConfig loadFile(const std::filesystem::path& path);
+    // The parsed JSON of a config file, for callers that read more keys than the config holds (a
+    // classifier's id2label). Throws std::runtime_error for an unreadable file or invalid JSON.
+    static nlohmann::json readJsonFile(const std::filesystem::path& path);
     // Writes atomically (temporary file, then rename).
     void saveFile(const std::filesystem::path& path) const;
 

@@ -1,5 +1,7 @@
 #include "core/model/AlbertForPreTraining.h"
 
+#include "core/model/AlbertInitialization.h"
+
 #include <torch/torch.h>
 
 #include <stdexcept>
@@ -47,22 +49,8 @@ MaskedPreTrainingOutput AlbertForPreTrainingImpl::forwardMasked(const at::Tensor
 }
 
 void AlbertForPreTrainingImpl::resetParameters() {
+    initializeAlbertWeights(*this, config_.initializerRange);
     torch::NoGradGuard noGrad;
-    const double std = config_.initializerRange;
-    for (const auto& module : modules(/*include_self=*/false)) {
-        if (auto* linear = module->as<torch::nn::Linear>()) {
-            linear->weight.normal_(0.0, std);
-            if (linear->bias.defined())
-                linear->bias.zero_();
-        } else if (auto* embedding = module->as<torch::nn::Embedding>()) {
-            embedding->weight.normal_(0.0, std);
-            if (const auto& padding = embedding->options.padding_idx())
-                embedding->weight[*padding].zero_();
-        } else if (auto* norm = module->as<torch::nn::LayerNorm>()) {
-            norm->weight.fill_(1.0);
-            norm->bias.zero_();
-        }
-    }
     predictions->bias.zero_();
 }
 

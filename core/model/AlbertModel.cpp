@@ -32,11 +32,12 @@ void checkIdRange(const at::Tensor& ids, std::int64_t limit, const char* what, c
 
 } // namespace
 
-AlbertModelImpl::AlbertModelImpl(const AlbertConfig& config) : config_(config) {
+AlbertModelImpl::AlbertModelImpl(const AlbertConfig& config, bool withPooler) : config_(config) {
     config_.validate();
     embeddings = register_module("embeddings", AlbertEmbeddings(config_));
     encoder = register_module("encoder", AlbertTransformer(config_));
-    pooler = register_module("pooler", torch::nn::Linear(config_.hiddenSize, config_.hiddenSize));
+    if (withPooler)
+        pooler = register_module("pooler", torch::nn::Linear(config_.hiddenSize, config_.hiddenSize));
 }
 
 void AlbertModelImpl::checkInputs(const at::Tensor& inputIds, const at::Tensor& attentionMask,
@@ -76,6 +77,8 @@ at::Tensor AlbertModelImpl::forward(const at::Tensor& inputIds, const at::Tensor
 }
 
 at::Tensor AlbertModelImpl::pool(const at::Tensor& sequenceOutput) {
+    if (!pooler)
+        throw std::logic_error("this ALBERT body was built without a pooler");
     return torch::tanh(pooler(sequenceOutput.select(1, 0)));
 }
 

@@ -11,10 +11,11 @@
 namespace sahaj::model {
 
 // The ALBERT body ("albert." in Hugging Face names): embeddings, the shared-layer encoder and the pooler.
-// Parameters: embeddings.*, encoder.*, pooler.weight [H,H], pooler.bias [H].
+// Parameters: embeddings.*, encoder.*, pooler.weight [H,H], pooler.bias [H]. Without the pooler (as
+// Hugging Face's add_pooling_layer=False, used by token classification) the pooler.* parameters are absent.
 class AlbertModelImpl : public torch::nn::Module {
 public:
-    explicit AlbertModelImpl(const AlbertConfig& config);
+    explicit AlbertModelImpl(const AlbertConfig& config, bool withPooler = true);
 
     // inputIds, tokenTypeIds: [B,L] int64 (or int32); attentionMask: [B,L], 1 (or true) for tokens and 0
     // for padding, any numeric or bool dtype. Returns the last hidden states [B,L,H]. Throws
@@ -24,6 +25,7 @@ public:
                        const at::Tensor& tokenTypeIds);
 
     // tanh(pooler(hidden[:, 0])): the [CLS] summary the sentence-order head reads. [B,L,H] -> [B,H].
+    // Throws std::logic_error on a model built without the pooler.
     at::Tensor pool(const at::Tensor& sequenceOutput);
 
     AlbertEmbeddings embeddings{nullptr};

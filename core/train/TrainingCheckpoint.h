@@ -70,8 +70,8 @@ public:
     static TrainingCheckpointInfo load(const std::filesystem::path& outputDir,
                                        model::AlbertForPreTraining& model, Lamb& optimizer);
 
-private:
     // The folder to read from: DIR/checkpoint, or DIR/checkpoint.old after a swap cut short by a crash.
+    // Empty when neither holds a checkpoint.
     static std::filesystem::path readableDirectory(const std::filesystem::path& outputDir);
 };
 

@@ -3,6 +3,7 @@
 #include "core/text/SentenceSplitter.h"
 #include "core/text/ShuffleBuffer.h"
 #include "core/text/StreamPosition.h"
+#include "tests/common/TestFiles.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -21,12 +22,7 @@ private:
     QTemporaryDir dir_;
 
     QString write(const QString& name, const QByteArray& content) {
-        const QString path = dir_.filePath(name);
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly))
-            qFatal("cannot write %s", qPrintable(path));
-        file.write(content);
-        return path;
+        return sahaj::test::writeFile(dir_, name, content);
     }
 
     static QStringList readAll(CorpusReader& reader) {
@@ -36,14 +32,7 @@ private:
         return documents;
     }
 
-    static QString thrownMessage(const std::function<void()>& action) {
-        try {
-            action();
-        } catch (const std::exception& e) {
-            return QString::fromStdString(e.what());
-        }
-        return {};
-    }
+    static QString thrownMessage(const std::function<void()>& action) { return sahaj::test::errorOf(action); }
 
 private Q_SLOTS:
     void plainTextOneDocumentPerLine() {

@@ -1,0 +1,34 @@
+#pragma once
+
+// Small helpers shared by tests that write input files and check error messages.
+
+#include <QByteArray>
+#include <QFile>
+#include <QString>
+#include <QTemporaryDir>
+
+#include <exception>
+
+namespace sahaj::test {
+
+// Writes `content` to `name` inside `dir` and returns the path; a failure to write ends the test run.
+inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content) {
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+// The message of the exception `action` throws, or an empty string when it throws none.
+template <typename Action>
+QString errorOf(Action&& action) {
+    try {
+        action();
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+} // namespace sahaj::test
