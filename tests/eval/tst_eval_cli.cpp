@@ -4,6 +4,7 @@
 // baseline by a wide margin and saves models in Hugging Face layout.
 #include "core/eval/MaskedLmJsonl.h"
 #include "core/model/ClassificationCheckpoint.h"
+#include "core/model/ModelCheckpoint.h"
 #include "core/text/PretrainingStream.h"
 #include "core/text/Tokenizer.h"
 #include "core/train/LocalTrainer.h"
@@ -156,6 +157,27 @@ private Q_SLOTS:
         QVERIFY2(saved.status == 0, qPrintable(saved.err));
         QVERIFY(close(lastJsonLine(saved.out).value("mlm_loss").toDouble(),
                       scores.value("mlm_loss").toDouble(), 1e-9));
+    }
+
+    void aPlainModelFolderIsEnough() {
+        // What a collaboration exports: config.json + model.safetensors (here in fp16) and the tokenizer,
+        // no optimiser files. Every command takes it as it is and finds the tokenizer beside the model.
+        const model::AlbertForPreTraining trained = model::ModelCheckpoint::load(
+            train::TrainingCheckpoint::readableDirectory(pretrained_.toStdString()));
+        const QString exported = path("exported");
+        model::ModelCheckpoint::save(trained, exported.toStdString(), model::StoragePrecision::Float16);
+        QVERIFY(QFile::copy(tokenizer_, exported + "/tokenizer.json"));
+        const QStringList corpus{
+            "--corpus", source_ + "/tests/data/corpus/bn-heldout.txt", "--examples", "20", "--seq", "64"};
+        const NodeRun fromFolder = runNode(QStringList{"eval", "--checkpoint", exported} + corpus);
+        QVERIFY2(fromFolder.status == 0, qPrintable(fromFolder.out + fromFolder.err));
+        const NodeRun fromRun = runNode(QStringList{"eval", "--checkpoint", pretrained_} + corpus);
+        // fp16 storage rounds the weights: close to the fp32 run's loss, not equal to it.
+        const double a = lastJsonLine(fromFolder.out).value("mlm_loss").toDouble();
+        const double b = lastJsonLine(fromRun.out).value("mlm_loss").toDouble();
+        QVERIFY2(close(a, b, 1e-2), qPrintable(QString("%1 vs %2").arg(a).arg(b)));
+        const NodeRun fill = runNode({"fill-mask", "--checkpoint", exported, "আমি [MASK] গান গাই।"});
+        QVERIFY2(fill.status == 0, qPrintable(fill.err));
     }
 
     void evalRefusesBadInput() {
