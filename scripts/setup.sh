@@ -27,8 +27,10 @@ packages=(
   libtorch-dev libopenblas0-pthread
   # Qt 6
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-charts-dev qt6-svg-dev libqt6sql6-sqlite
-  # networking, discovery, crypto, wire schema
-  libzmq3-dev cppzmq-dev libopendht-dev libssl-dev libprotobuf-dev protobuf-compiler
+  # networking, discovery (OpenDHT's CMake config needs msgpack-cxx and jsoncpp found first), crypto,
+  # wire schema; iproute2 for the shaped test networks of the benchmarks (scripts/netns)
+  libzmq3-dev cppzmq-dev libopendht-dev libmsgpack-cxx-dev libjsoncpp-dev libssl-dev
+  libprotobuf-dev protobuf-compiler iproute2
   # tokenizer training (spm_train), JSON for the Qt-free model layer
   sentencepiece nlohmann-json3-dev
   # demo corpus extraction (msgunfmt), archives

@@ -3,6 +3,7 @@
 #include "app/node/FillMaskCommand.h"
 #include "app/node/FinetuneCommand.h"
 #include "app/node/ModelInfoCommand.h"
+#include "app/node/RunInitCommand.h"
 #include "app/node/TokenizeCommand.h"
 #include "app/node/TokenizerTrainCommand.h"
 #include "app/node/TrainLocalCommand.h"
@@ -23,5 +24,6 @@ int main(int argc, char** argv) {
     commandLine.add(std::make_unique<sahaj::node::EvalCommand>());
     commandLine.add(std::make_unique<sahaj::node::FillMaskCommand>());
     commandLine.add(std::make_unique<sahaj::node::FinetuneCommand>());
+    commandLine.add(std::make_unique<sahaj::node::RunInitCommand>());
     return commandLine.run(QCoreApplication::arguments());
 }

@@ -1,0 +1,522 @@
+#include "core/collab/AllReduceRound.h"
+
+#include "core/collab/PartitionPlan.h"
+#include "core/collab/TensorEncoding.h"
+#include "core/net/MessageCodec.h"
+#include "core/net/ProtocolViolation.h"
+#include "core/net/SocketFactory.h"
+#include "core/net/TokenBucket.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+namespace sahaj::collab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+// One part this member aggregates: the weighted sum so far and who contributed.
+struct PartSum {
+    std::vector<float> sum;
+    double weight = 0.0;
+    std::vector<bool> arrived; // per member
+    std::uint32_t contributors = 0;
+    bool done = false;
+};
+
+// Frames waiting for their socket to take them (its queue is full, or the upload cap says wait).
+struct Outgoing {
+    std::vector<zmq::message_t> frames;
+    std::string route; // ROUTER replies only: the member's peer id
+};
+
+std::uint64_t sizeOf(const std::vector<zmq::message_t>& frames) {
+    std::uint64_t bytes = 0;
+    for (const zmq::message_t& frame : frames)
+        bytes += frame.size();
+    return bytes;
+}
+
+} // namespace
+
+bool AllReduceResult::complete() const {
+    return std::all_of(spanAveraged.begin(), spanAveraged.end(), [](bool averaged) { return averaged; });
+}
+
+AllReduceRound::AllReduceRound(GroupSpec spec, const net::MessageCodec& codec,
+                               const net::SocketFactory& sockets, zmq::socket_t* router,
+                               AllReduceOptions options)
+    : spec_(std::move(spec)), codec_(codec), sockets_(sockets), router_(router), options_(options) {
+    me_ = spec_.indexOf(codec_.peerId());
+    if (me_ < 0)
+        throw std::invalid_argument("this peer is not a member of the group");
+    if (spec_.spanCounts.size() != spec_.members.size())
+        throw std::invalid_argument("the group needs one span count per member");
+    for (std::size_t i = 0; i < spec_.members.size(); ++i)
+        if (spec_.members[i].role == wire::ROLE_CLIENT && spec_.spanCounts[i] != 0)
+            throw std::invalid_argument("a client member cannot aggregate a span");
+    if (spec_.spanCounts[static_cast<std::size_t>(me_)] > 0 && !router_)
+        throw std::invalid_argument("an aggregating member needs its ROUTER");
+}
+
+namespace {
+
+// The round's state machine; kept out of the header so that AllReduceRound stays a small interface.
+class RoundState {
+public:
+    RoundState(const GroupSpec& spec, int me, const net::MessageCodec& codec,
+               const net::SocketFactory& sockets, zmq::socket_t* router, const AllReduceOptions& options,
+               std::vector<float> local)
+        : spec_(spec), me_(me), codec_(codec), router_(router), options_(options),
+          plan_(spec.spanCounts, spec.vectorSize, spec.partElements), local_(std::move(local)),
+          upload_(options.uploadBytesPerSecond, 256.0 * 1024),
+          download_(options.downloadBytesPerSecond, 256.0 * 1024) {
+        const std::size_t members = spec_.members.size();
+        const Clock::time_point now = Clock::now();
+        start_ = now;
+        result_.values = local_;
+        result_.spanAveraged.assign(members, false);
+        heardFrom_.assign(members, now);
+        excluded_.assign(members, false);
+        spanFailed_.assign(members, false);
+        partsReceived_.assign(members, 0);
+        // Empty spans need no averaging; an auxiliary holds no vector, so only its own span concerns it.
+        for (std::size_t a = 0; a < members; ++a)
+            if (spec_.spanCounts[a] == 0 || (!self().sends() && static_cast<int>(a) != me_))
+                result_.spanAveraged[a] = true;
+
+        const bool sender = self().sends();
+        if (sender && static_cast<std::int64_t>(local_.size()) != spec_.vectorSize)
+            throw std::invalid_argument("the local vector has " + std::to_string(local_.size()) +
+                                        " values, the group averages " + std::to_string(spec_.vectorSize));
+        // As a member: one DEALER to every other aggregator, carrying this member's parts of its span.
+        if (sender) {
+            for (std::size_t a = 0; a < members; ++a) {
+                if (static_cast<int>(a) == me_ || spec_.spanCounts[a] == 0)
+                    continue;
+                dealers_.emplace(a, sockets.connectDealer(spec_.members[a].endpoint));
+                for (std::int64_t p = 0; p < plan_.partCount(static_cast<std::int64_t>(a)); ++p)
+                    pendingParts_[a].push_back(p);
+            }
+        }
+        // As an aggregator: a sum per part, starting with this member's own contribution.
+        const std::int64_t myParts = plan_.partCount(me_);
+        sums_.resize(static_cast<std::size_t>(myParts));
+        for (std::int64_t p = 0; p < myParts; ++p) {
+            PartSum& part = sums_[static_cast<std::size_t>(p)];
+            part.sum.assign(static_cast<std::size_t>(plan_.part(me_, p).size), 0.0f);
+            part.arrived.assign(members, false);
+            if (sender)
+                accumulate(part, me_, local_.data() + plan_.part(me_, p).offset);
+        }
+    }
+
+    AllReduceResult run(std::vector<net::WireMessage> early) {
+        for (net::WireMessage& message : early)
+            onRouterMessage(std::move(message), message.envelope.sender());
+        const Clock::time_point deadline = start_ + options_.deadline;
+        for (;;) {
+            const Clock::time_point now = Clock::now();
+            applyTimeouts(now);
+            completeParts();
+            flush(now);
+            if (finished() || now >= deadline)
+                break;
+            poll(std::min<Clock::time_point>(deadline, nextWake(now)));
+        }
+        // Whatever was not averaged in time keeps the local values, also where parts were half written.
+        for (std::size_t a = 0; a < spec_.members.size(); ++a) {
+            if (!result_.spanAveraged[a] && !local_.empty()) {
+                const ElementRange span = plan_.span(static_cast<std::int64_t>(a));
+                std::copy_n(local_.begin() + span.offset, span.size, result_.values.begin() + span.offset);
+            }
+        }
+        result_.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+        return std::move(result_);
+    }
+
+private:
+    const GroupMember& self() const { return spec_.members[static_cast<std::size_t>(me_)]; }
+
+    void accumulate(PartSum& part, int member, const float* values) {
+        const float weight = static_cast<float>(spec_.members[static_cast<std::size_t>(member)].weight);
+        for (std::size_t i = 0; i < part.sum.size(); ++i)
+            part.sum[i] += weight * values[i];
+        part.weight += spec_.members[static_cast<std::size_t>(member)].weight;
+        part.arrived[static_cast<std::size_t>(member)] = true;
+        ++part.contributors;
+    }
+
+    void exclude(int member, const std::string& why) {
+        if (excluded_[static_cast<std::size_t>(member)])
+            return;
+        excluded_[static_cast<std::size_t>(member)] = true;
+        result_.excludedSenders.push_back(spec_.members[static_cast<std::size_t>(member)].peerId);
+        result_.violations.push_back(why);
+    }
+
+    bool owesParts(int member) const {
+        for (const PartSum& part : sums_)
+            if (!part.done && !part.arrived[static_cast<std::size_t>(member)])
+                return true;
+        return false;
+    }
+
+    void applyTimeouts(Clock::time_point now) {
+        for (std::size_t m = 0; m < spec_.members.size(); ++m) {
+            const int member = static_cast<int>(m);
+            if (member != me_ && spec_.members[m].sends() && !excluded_[m] && owesParts(member) &&
+                now - heardFrom_[m] > options_.senderTimeout)
+                exclude(member, "no part for " + std::to_string(options_.senderTimeout.count()) + " ms");
+            if (member != me_ && dealers_.count(m) && !result_.spanAveraged[m] && !spanFailed_[m] &&
+                now - heardFrom_[m] > options_.aggregatorTimeout)
+                spanFailed_[m] = true;
+        }
+    }
+
+    // A part is complete when every sender that is not excluded has contributed.
+    void completeParts() {
+        for (std::size_t p = 0; p < sums_.size(); ++p) {
+            PartSum& part = sums_[p];
+            if (part.done)
+                continue;
+            bool complete = true;
+            for (std::size_t m = 0; m < spec_.members.size(); ++m)
+                if (spec_.members[m].sends() && !excluded_[m] && !part.arrived[m])
+                    complete = false;
+            if (complete)
+                finishPart(static_cast<std::int64_t>(p));
+        }
+        if (!sums_.empty() &&
+            std::all_of(sums_.begin(), sums_.end(), [](const PartSum& s) { return s.done; }))
+            result_.spanAveraged[static_cast<std::size_t>(me_)] = true;
+    }
+
+    void finishPart(std::int64_t p) {
+        PartSum& part = sums_[static_cast<std::size_t>(p)];
+        part.done = true;
+        const ElementRange range = plan_.part(me_, p);
+        // No weight at all (nobody accumulated anything): the mean gradient is zero.
+        const float scale = part.weight > 0.0 ? static_cast<float>(1.0 / part.weight) : 0.0f;
+        for (float& value : part.sum)
+            value *= scale;
+        // Keep exactly what the others will decode, so that every replica stays bit-identical.
+        TensorEncoding::roundTrip(part.sum.data(), range.size, spec_.encoding);
+        if (!local_.empty())
+            std::copy(part.sum.begin(), part.sum.end(), result_.values.begin() + range.offset);
+        result_.totalWeight = part.weight;
+
+        for (std::size_t m = 0; m < spec_.members.size(); ++m) {
+            if (static_cast<int>(m) == me_ || !spec_.members[m].sends())
+                continue;
+            wire::Envelope envelope;
+            wire::AveragedPart* reply = envelope.mutable_averaged_part();
+            reply->set_group_id(spec_.groupId);
+            reply->set_epoch(spec_.epoch);
+            reply->set_span(static_cast<std::uint32_t>(me_));
+            reply->set_part(static_cast<std::uint32_t>(p));
+            reply->set_offset(static_cast<std::uint64_t>(range.offset));
+            reply->set_count(static_cast<std::uint32_t>(range.size));
+            *reply->mutable_encoding() = spec_.encoding;
+            reply->set_total_weight(part.weight);
+            reply->set_contributors(part.contributors);
+            std::vector<zmq::message_t> data;
+            data.push_back(TensorEncoding::encode(part.sum.data(), range.size, spec_.encoding));
+            replies_.push_back(
+                {codec_.encode(std::move(envelope), std::move(data)), spec_.members[m].peerId});
+        }
+        part.sum = {}; // sent and kept: free the memory now
+    }
+
+    std::vector<zmq::message_t> partFrames(std::size_t aggregator, std::int64_t p) const {
+        const ElementRange range = plan_.part(static_cast<std::int64_t>(aggregator), p);
+        wire::Envelope envelope;
+        wire::TensorPart* part = envelope.mutable_tensor_part();
+        part->set_group_id(spec_.groupId);
+        part->set_epoch(spec_.epoch);
+        part->set_span(static_cast<std::uint32_t>(aggregator));
+        part->set_part(static_cast<std::uint32_t>(p));
+        part->set_offset(static_cast<std::uint64_t>(range.offset));
+        part->set_count(static_cast<std::uint32_t>(range.size));
+        *part->mutable_encoding() = spec_.encoding;
+        part->set_weight(self().weight);
+        std::vector<zmq::message_t> data;
+        data.push_back(TensorEncoding::encode(local_.data() + range.offset, range.size, spec_.encoding));
+        return codec_.encode(std::move(envelope), std::move(data));
+    }
+
+    // Sends what the sockets and the upload cap allow now.
+    void flush(Clock::time_point now) {
+        if (now < uploadAllowedAt_)
+            return;
+        for (auto& [aggregator, queue] : pendingParts_) {
+            if (spanFailed_[aggregator])
+                queue.clear();
+            while (!queue.empty() && now >= uploadAllowedAt_) {
+                std::vector<zmq::message_t>& frames = staged_[aggregator];
+                if (frames.empty())
+                    frames = partFrames(aggregator, queue.front());
+                const std::uint64_t bytes = sizeOf(frames);
+                if (!net::MessageCodec::send(dealers_.at(aggregator), frames, nullptr, true))
+                    break; // the connection's queue is full: the frames wait for the next turn
+                queue.pop_front();
+                result_.bytesSent += bytes;
+                uploadAllowedAt_ = now + upload_.reserve(bytes, now);
+            }
+        }
+        while (!replies_.empty() && now >= uploadAllowedAt_) {
+            Outgoing& reply = replies_.front();
+            const std::uint64_t bytes = sizeOf(reply.frames);
+            const zmq::message_t route(reply.route.data(), reply.route.size());
+            if (!net::MessageCodec::send(*router_, reply.frames, &route, true)) {
+                // Full queue (retry later) or a member that is gone (ROUTER_MANDATORY): a gone member
+                // cannot be told, and waiting for it would block the others.
+                if (!routeIsConnectedButBusy(reply.route))
+                    replies_.pop_front();
+                break;
+            }
+            result_.bytesSent += bytes;
+            uploadAllowedAt_ = now + upload_.reserve(bytes, now);
+            replies_.pop_front();
+        }
+    }
+
+    // After a failed ROUTER send: true when the member is connected but its queue is full. ZeroMQ reports
+    // both cases as a failed send; a member we heard from recently is taken to be busy, not gone.
+    bool routeIsConnectedButBusy(const std::string& peerId) {
+        const int member = spec_.indexOf(peerId);
+        if (member < 0)
+            return false;
+        const auto silence = Clock::now() - heardFrom_[static_cast<std::size_t>(member)];
+        if (silence > options_.senderTimeout)
+            return false;
+        ++busyRetries_;
+        return busyRetries_ < 100000;
+    }
+
+    bool finished() const {
+        const bool aggregated = sums_.empty() || result_.spanAveraged[static_cast<std::size_t>(me_)];
+        if (!aggregated || !replies_.empty())
+            return false;
+        for (const auto& [aggregator, queue] : pendingParts_)
+            if (!queue.empty() && !spanFailed_[aggregator])
+                return false;
+        for (const auto& [aggregator, socket] : dealers_)
+            if (!result_.spanAveraged[aggregator] && !spanFailed_[aggregator])
+                return false;
+        return true;
+    }
+
+    Clock::time_point nextWake(Clock::time_point now) const {
+        Clock::time_point wake = now + 100ms; // timeouts are checked at least this often
+        if (uploadAllowedAt_ > now)
+            wake = std::min(wake, uploadAllowedAt_);
+        return wake;
+    }
+
+    void poll(Clock::time_point until) {
+        const Clock::time_point now = Clock::now();
+        std::vector<zmq::pollitem_t> items;
+        std::vector<int> owners; // -1: the router; otherwise the aggregator a DEALER leads to
+        const bool mayRead = now >= downloadAllowedAt_;
+        const bool wantsToSend = now >= uploadAllowedAt_;
+        if (router_) {
+            short events = mayRead ? ZMQ_POLLIN : 0;
+            if (!replies_.empty() && wantsToSend)
+                events |= ZMQ_POLLOUT;
+            items.push_back({router_->handle(), 0, events, 0});
+            owners.push_back(-1);
+        }
+        for (auto& [aggregator, socket] : dealers_) {
+            short events = mayRead ? ZMQ_POLLIN : 0;
+            if (!pendingParts_[aggregator].empty() && wantsToSend)
+                events |= ZMQ_POLLOUT;
+            items.push_back({socket.handle(), 0, events, 0});
+            owners.push_back(static_cast<int>(aggregator));
+        }
+        Clock::time_point limit = until;
+        if (!mayRead)
+            limit = std::min(limit, downloadAllowedAt_);
+        const auto timeout =
+            std::max(std::chrono::duration_cast<std::chrono::milliseconds>(limit - now), 0ms);
+        zmq::poll(items.data(), items.size(), timeout);
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (!(items[i].revents & ZMQ_POLLIN))
+                continue;
+            if (owners[i] < 0)
+                drainRouter();
+            else
+                drainDealer(static_cast<std::size_t>(owners[i]));
+        }
+    }
+
+    void noteDownload(std::uint64_t bytes) {
+        result_.bytesReceived += bytes;
+        const Clock::time_point now = Clock::now();
+        downloadAllowedAt_ = now + download_.reserve(bytes, now);
+    }
+
+    void drainRouter() {
+        for (int budget = 64; budget > 0 && Clock::now() >= downloadAllowedAt_; --budget) {
+            zmq::message_t route;
+            std::optional<std::vector<zmq::message_t>> frames;
+            try {
+                frames = net::MessageCodec::receive(*router_, 0ms, &route);
+            } catch (const net::ProtocolViolation& e) {
+                blame(route.to_string(), e.what());
+                continue;
+            }
+            if (!frames)
+                return;
+            noteDownload(sizeOf(*frames));
+            try {
+                onRouterMessage(codec_.decode(std::move(*frames)), route.to_string());
+            } catch (const net::ProtocolViolation& e) {
+                blame(route.to_string(), e.what());
+            }
+        }
+    }
+
+    void blame(const std::string& peerId, const std::string& why) {
+        const int member = spec_.indexOf(peerId);
+        if (member >= 0 && member != me_)
+            exclude(member, why);
+        else
+            result_.violations.push_back(why);
+    }
+
+    void onRouterMessage(net::WireMessage message, const std::string& route) {
+        const wire::Envelope& envelope = message.envelope;
+        if (!envelope.has_tensor_part() || envelope.tensor_part().group_id() != spec_.groupId) {
+            result_.otherMessages.push_back(std::move(message));
+            return;
+        }
+        const wire::TensorPart& part = envelope.tensor_part();
+        const int sender = spec_.indexOf(envelope.sender());
+        if (sender < 0 || sender == me_ || envelope.sender() != route)
+            return blame(route, "a part from a peer that is not another member of the group, or not its own");
+        const std::size_t s = static_cast<std::size_t>(sender);
+        if (!spec_.members[s].sends())
+            return blame(route, "a part from an auxiliary member");
+        if (excluded_[s])
+            return; // too late: the parts went ahead without it
+        if (part.epoch() != spec_.epoch || part.span() != static_cast<std::uint32_t>(me_) ||
+            part.part() >= sums_.size())
+            return blame(route, "a part for another epoch, span or part index");
+        const ElementRange range = plan_.part(me_, part.part());
+        if (part.offset() != static_cast<std::uint64_t>(range.offset) ||
+            part.count() != static_cast<std::uint64_t>(range.size) ||
+            part.encoding().SerializeAsString() != spec_.encoding.SerializeAsString())
+            return blame(route, "a part whose offset, count or encoding differs from the plan");
+        if (part.weight() != spec_.members[s].weight)
+            return blame(route, "a part whose weight differs from the one agreed for the group");
+        PartSum& sum = sums_[part.part()];
+        heardFrom_[s] = Clock::now();
+        if (sum.done || sum.arrived[s])
+            return; // a duplicate, or it came after the part went ahead
+        std::vector<float> values(static_cast<std::size_t>(range.size));
+        try {
+            TensorEncoding::decode(message.data.front(), range.size, spec_.encoding, values.data());
+        } catch (const std::exception& e) {
+            return blame(route, e.what());
+        }
+        accumulate(sum, sender, values.data());
+    }
+
+    void drainDealer(std::size_t aggregator) {
+        zmq::socket_t& socket = dealers_.at(aggregator);
+        for (int budget = 64; budget > 0 && Clock::now() >= downloadAllowedAt_; --budget) {
+            std::optional<std::vector<zmq::message_t>> frames;
+            try {
+                frames = net::MessageCodec::receive(socket, 0ms);
+            } catch (const net::ProtocolViolation& e) {
+                result_.violations.push_back(e.what());
+                continue;
+            }
+            if (!frames)
+                return;
+            noteDownload(sizeOf(*frames));
+            try {
+                onAveraged(aggregator, codec_.decode(std::move(*frames)));
+            } catch (const std::exception& e) {
+                // A broken average poisons the span: keep the local values for it.
+                spanFailed_[aggregator] = true;
+                result_.violations.push_back(e.what());
+            }
+        }
+    }
+
+    void onAveraged(std::size_t aggregator, const net::WireMessage& message) {
+        const wire::Envelope& envelope = message.envelope;
+        if (envelope.sender() != spec_.members[aggregator].peerId)
+            throw net::ProtocolViolation("a reply on an aggregator's connection from another peer");
+        if (envelope.has_part_failure()) {
+            spanFailed_[aggregator] = true;
+            return;
+        }
+        if (!envelope.has_averaged_part())
+            return;
+        const wire::AveragedPart& part = envelope.averaged_part();
+        if (part.group_id() != spec_.groupId || part.epoch() != spec_.epoch ||
+            part.span() != static_cast<std::uint32_t>(aggregator) ||
+            static_cast<std::int64_t>(part.part()) >= plan_.partCount(static_cast<std::int64_t>(aggregator)))
+            throw net::ProtocolViolation("an averaged part for another group, epoch, span or part");
+        const ElementRange range = plan_.part(static_cast<std::int64_t>(aggregator), part.part());
+        if (part.offset() != static_cast<std::uint64_t>(range.offset) ||
+            part.count() != static_cast<std::uint64_t>(range.size) ||
+            part.encoding().SerializeAsString() != spec_.encoding.SerializeAsString())
+            throw net::ProtocolViolation(
+                "an averaged part whose offset, count or encoding differs from the plan");
+        heardFrom_[aggregator] = Clock::now();
+        if (spanFailed_[aggregator] || received_.count({aggregator, part.part()}))
+            return;
+        TensorEncoding::decode(message.data.front(), range.size, spec_.encoding,
+                               result_.values.data() + range.offset);
+        received_.insert({aggregator, part.part()});
+        if (++partsReceived_[aggregator] == plan_.partCount(static_cast<std::int64_t>(aggregator)))
+            result_.spanAveraged[aggregator] = true;
+    }
+
+    const GroupSpec& spec_;
+    int me_;
+    const net::MessageCodec& codec_;
+    zmq::socket_t* router_;
+    const AllReduceOptions& options_;
+    PartitionPlan plan_;
+    std::vector<float> local_;
+    AllReduceResult result_;
+    Clock::time_point start_;
+
+    std::vector<Clock::time_point> heardFrom_; // last message from each member
+    std::vector<bool> excluded_;               // senders this aggregator went ahead without
+    std::vector<bool> spanFailed_;             // aggregators this member gave up on
+    std::vector<std::int64_t> partsReceived_;
+    std::set<std::pair<std::size_t, std::uint32_t>> received_;
+
+    std::map<std::size_t, zmq::socket_t> dealers_;
+    std::map<std::size_t, std::deque<std::int64_t>> pendingParts_;
+    std::map<std::size_t, std::vector<zmq::message_t>> staged_;
+    std::vector<PartSum> sums_;
+    std::deque<Outgoing> replies_;
+    int busyRetries_ = 0;
+
+    net::TokenBucket upload_;
+    net::TokenBucket download_;
+    Clock::time_point uploadAllowedAt_{};
+    Clock::time_point downloadAllowedAt_{};
+};
+
+} // namespace
+
+AllReduceResult AllReduceRound::run(std::vector<float> local, std::vector<net::WireMessage> early) {
+    RoundState state(spec_, me_, codec_, sockets_, router_, options_, std::move(local));
+    return state.run(std::move(early));
+}
+
+} // namespace sahaj::collab

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "core/collab/GroupSpec.h"
+#include "core/net/WireMessage.h"
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sahaj::net {
+class MessageCodec;
+class SocketFactory;
+} // namespace sahaj::net
+
+namespace sahaj::collab {
+
+struct AllReduceOptions {
+    // An aggregator excludes a sender it has heard nothing from for this long (for the parts still owed).
+    std::chrono::milliseconds senderTimeout{15000};
+    // A member gives up an aggregator it has heard nothing from for this long: that span keeps the local
+    // values. Longer than senderTimeout: an aggregator waiting out a silent sender says nothing meanwhile.
+    std::chrono::milliseconds aggregatorTimeout{30000};
+    // The whole round; past it, whatever is not averaged keeps the local values ("proceed with local").
+    std::chrono::milliseconds deadline{120000};
+    // The user's caps in bytes per second (0: none), enforced by pacing sends and reads.
+    double uploadBytesPerSecond = 0.0;
+    double downloadBytesPerSecond = 0.0;
+};
+
+struct AllReduceResult {
+    // The averaged vector: for each span the group's weighted mean, or the local values where the span's
+    // aggregator failed. Empty for an auxiliary member.
+    std::vector<float> values;
+    std::vector<bool> spanAveraged; // per member: its span holds the group's mean
+    double totalWeight = 0.0;       // weights that went into this member's own span (if it aggregates)
+    std::vector<std::string> excludedSenders; // peers this aggregator dropped: silent, or breaking rules
+    std::vector<std::string> violations;      // what they did, for the log
+    std::uint64_t bytesSent = 0;
+    std::uint64_t bytesReceived = 0;
+    double seconds = 0.0;
+    // Messages for other purposes that arrived on the ROUTER meanwhile (a join request for the next epoch,
+    // a state request): the caller handles them.
+    std::vector<net::WireMessage> otherMessages;
+
+    bool complete() const;
+};
+
+// One butterfly all-reduce of a group over ZeroMQ (DESIGN §1). Every member that holds gradients sends
+// span i of its vector, part by part, to member i through a DEALER it opens to i's ROUTER; aggregator i
+// adds each part into a weighted sum as it arrives and, once every sender's part is in (or the silent
+// ones are excluded), sends the mean back to every member through its ROUTER. Aggregators keep for
+// their own span exactly the rounded values they send (TensorEncoding::roundTrip), so every member ends
+// with bit-identical averages. Each received part is checked against the group (sender is a member and
+// the connection's owner, span, part index, offset, count, encoding) before it is used.
+//
+// Runs on the calling thread, which owns the ROUTER for the round's duration.
+class AllReduceRound {
+public:
+    // router: this member's bound ROUTER (nullptr for a client). Throws std::invalid_argument when the
+    // codec's peer is not a member, a client is given a span, or the spec is inconsistent.
+    AllReduceRound(GroupSpec spec, const net::MessageCodec& codec, const net::SocketFactory& sockets,
+                   zmq::socket_t* router, AllReduceOptions options = {});
+
+    // local: this member's vector (spec.vectorSize values), empty for an auxiliary. early: messages for
+    // this group that reached the ROUTER before the round began.
+    AllReduceResult run(std::vector<float> local, std::vector<net::WireMessage> early = {});
+
+    int memberIndex() const { return me_; }
+
+private:
+    GroupSpec spec_;
+    const net::MessageCodec& codec_;
+    const net::SocketFactory& sockets_;
+    zmq::socket_t* router_;
+    AllReduceOptions options_;
+    int me_ = -1;
+};
+
+} // namespace sahaj::collab

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+
+namespace sahaj::collab {
+
+// The collaboration's progress towards the end of its current epoch, estimated from the live progress
+// records at time `at` (see ProgressAggregator).
+struct GlobalProgress {
+    using TimePoint = std::chrono::system_clock::time_point;
+
+    std::uint64_t epoch = 0;
+    std::uint64_t samplesReported = 0; // Σ of the figures the peers at `epoch` reported
+    double samplesAccumulated = 0.0;   // the same, extrapolated to `at` by each peer's rate
+    std::uint64_t targetBatchSize = 0;
+    double samplesPerSecond = 0.0; // Σ of the rates of the peers at `epoch`
+    // When the target will be reached at the current rate; `at` when it already is, none when nobody at
+    // `epoch` makes progress (or it is further away than ProgressAggregator::kFarthestEta).
+    std::optional<TimePoint> eta;
+    int peers = 0;   // live records, every epoch and role
+    int clients = 0; // of which client-mode
+    TimePoint at{};
+
+    bool targetReached() const { return samplesAccumulated >= static_cast<double>(targetBatchSize); }
+
+    // Whether a peer at `localEpoch` should end its epoch at `now` (hivemind's ready_to_update_epoch): the
+    // batch is full, or was due to be full by now, or a peer that decides the epoch is already past ours.
+    bool readyToEndEpoch(std::uint64_t localEpoch, TimePoint now) const {
+        return targetReached() || (eta && *eta <= now) || epoch > localEpoch;
+    }
+};
+
+} // namespace sahaj::collab

@@ -1,0 +1,93 @@
+#include "core/collab/ProgressTracker.h"
+
+#include "core/collab/PeerProgressRules.h"
+
+#include <map>
+#include <stdexcept>
+
+namespace sahaj::collab {
+
+namespace {
+
+WallTimeMs toWallTimeMs(ProgressTracker::TimePoint time) {
+    return std::chrono::floor<std::chrono::milliseconds>(time);
+}
+
+} // namespace
+
+ProgressTracker::ProgressTracker(ProgressTrackerOptions options, std::uint64_t epoch)
+    : options_(std::move(options)), aggregator_(options_.targetBatchSize, options_.maxExtrapolation),
+      epoch_(epoch) {
+    if (options_.peerId.size() != PeerProgressRules::kPeerIdSize)
+        throw std::invalid_argument("progress: this peer's id has " + std::to_string(options_.peerId.size()) +
+                                    " bytes, expected " + std::to_string(PeerProgressRules::kPeerIdSize));
+    if (options_.recordTtl.count() <= 0 || options_.recordTtl > std::chrono::minutes(10))
+        throw std::invalid_argument("progress: the record ttl must be between 1 ms and 10 minutes");
+}
+
+void ProgressTracker::reportLocal(std::uint64_t samplesAccumulated, double samplesPerSecond, TimePoint now) {
+    PeerProgress figures = localRecord(now);
+    figures.samplesAccumulated = samplesAccumulated;
+    figures.samplesPerSecond = samplesPerSecond;
+    if (const auto problem = PeerProgressRules::problemWith(figures))
+        throw std::invalid_argument("progress: local figures refused: " + *problem);
+    samples_ = samplesAccumulated;
+    samplesPerSecond_ = samplesPerSecond;
+    measuredAt_ = toWallTimeMs(now);
+}
+
+void ProgressTracker::onEpochCompleted(std::uint64_t newEpoch, TimePoint now) {
+    if (newEpoch <= epoch_)
+        throw std::invalid_argument("progress: cannot move from epoch " + std::to_string(epoch_) +
+                                    " to epoch " + std::to_string(newEpoch) + "; epochs only increase");
+    epoch_ = newEpoch;
+    samples_ = 0;
+    measuredAt_ = toWallTimeMs(now);
+}
+
+PeerProgress ProgressTracker::localRecord(TimePoint now) const {
+    PeerProgress record;
+    record.peerId = options_.peerId;
+    record.epoch = epoch_;
+    record.samplesAccumulated = samples_;
+    record.samplesPerSecond = samplesPerSecond_;
+    record.measuredAt = measuredAt_.value_or(toWallTimeMs(now));
+    record.clientMode = options_.clientMode;
+    record.expiresAt = toWallTimeMs(now) + options_.recordTtl;
+    return record;
+}
+
+void ProgressTracker::update(const std::vector<PeerProgress>& records, TimePoint now) {
+    std::map<std::string, const PeerProgress*> newest;
+    for (const PeerProgress& record : records) {
+        if (PeerProgressRules::problemWith(record)) {
+            ++rejected_;
+            continue;
+        }
+        if (record.peerId == options_.peerId || record.expiresAt <= now)
+            continue;
+        const PeerProgress*& held = newest[record.peerId];
+        if (!held || record.measuredAt > held->measuredAt)
+            held = &record;
+    }
+    remote_.clear();
+    for (const auto& [peerId, record] : newest)
+        remote_.push_back(*record);
+}
+
+GlobalProgress ProgressTracker::globalProgress(TimePoint now) const {
+    std::vector<PeerProgress> records = remote_;
+    records.push_back(localRecord(now));
+    return aggregator_.aggregate(records, epoch_, now);
+}
+
+bool ProgressTracker::readyToEndEpoch(TimePoint now) const {
+    return globalProgress(now).readyToEndEpoch(epoch_, now);
+}
+
+bool ProgressTracker::shouldStartMatchmaking(TimePoint now, std::chrono::milliseconds lead) const {
+    const GlobalProgress progress = globalProgress(now);
+    return progress.readyToEndEpoch(epoch_, now) || (progress.eta && *progress.eta - now <= lead);
+}
+
+} // namespace sahaj::collab

@@ -1,0 +1,235 @@
+#include "core/dht/DhtNode.h"
+
+#include "core/dht/HostPort.h"
+#include "core/dht/LatestRecords.h"
+#include "core/dht/OpenDhtBytes.h"
+#include "core/dht/RecordEnvelope.h"
+#include "core/dht/RecordReader.h"
+#include "core/dht/RecordRules.h"
+#include "core/dht/RecordSubscription.h"
+#include "core/dht/RecordValueType.h"
+#include "core/security/PeerIdentity.h"
+
+#include <opendht/dhtrunner.h>
+#include <opendht/network_utils.h>
+
+#ifdef _WIN32
+#include <ws2tcpip.h>
+#else
+#include <arpa/inet.h>
+#endif
+
+#include <condition_variable>
+#include <stdexcept>
+
+namespace sahaj::dht {
+
+namespace {
+
+using Clock = std::chrono::system_clock;
+
+::dht::InfoHash hashOf(const QString& key) {
+    if (key.isEmpty())
+        throw std::invalid_argument("a DHT key is empty");
+    return ::dht::InfoHash::get(key.toUtf8().toStdString());
+}
+
+// Numeric addresses only: binding is about this machine's interfaces, where a name would be ambiguous.
+::dht::SockAddr bindAddressOf(const DhtNodeOptions& options) {
+    const std::string text = options.bindAddress.toStdString();
+    sockaddr_in ipv4{};
+    if (inet_pton(AF_INET, text.c_str(), &ipv4.sin_addr) == 1) {
+        ipv4.sin_family = AF_INET;
+        ipv4.sin_port = htons(options.port);
+        return ::dht::SockAddr(reinterpret_cast<const sockaddr*>(&ipv4), sizeof ipv4);
+    }
+    sockaddr_in6 ipv6{};
+    if (inet_pton(AF_INET6, text.c_str(), &ipv6.sin6_addr) == 1) {
+        ipv6.sin6_family = AF_INET6;
+        ipv6.sin6_port = htons(options.port);
+        return ::dht::SockAddr(reinterpret_cast<const sockaddr*>(&ipv6), sizeof ipv6);
+    }
+    throw std::invalid_argument(
+        QStringLiteral("'%1' is not a numeric IPv4 or IPv6 address to bind the DHT node to (e.g. 0.0.0.0)")
+            .arg(options.bindAddress)
+            .toStdString());
+}
+
+std::unique_ptr<::dht::net::DatagramSocket> bindSocket(const DhtNodeOptions& options) {
+    const ::dht::SockAddr address = bindAddressOf(options);
+    const bool ipv4 = address.getFamily() == AF_INET;
+    try {
+        // One family only: an unused IPv6 socket would be a second door, and loopback tests need none.
+        return std::make_unique<::dht::net::UdpSocket>(ipv4 ? address : ::dht::SockAddr{},
+                                                       ipv4 ? ::dht::SockAddr{} : address);
+    } catch (const std::exception& e) {
+        throw std::runtime_error(
+            QStringLiteral("cannot bind the DHT node to UDP %1 port %2 (in use, or not an "
+                           "address of this machine): %3")
+                .arg(options.bindAddress)
+                .arg(options.port)
+                .arg(QString::fromStdString(e.what()))
+                .toStdString());
+    }
+}
+
+} // namespace
+
+struct DhtNode::PendingGet {
+    std::mutex mutex;
+    std::condition_variable finished;
+    bool done = false;
+    LatestRecords records;
+};
+
+DhtNode::DhtNode(DhtNodeOptions options)
+    : options_(std::move(options)), reader_(std::make_shared<RecordReader>()),
+      runner_(std::make_unique<::dht::DhtRunner>()) {
+    if (options_.listenInterval <= std::chrono::milliseconds(0))
+        throw std::invalid_argument("DhtNodeOptions::listenInterval must be positive");
+    std::vector<HostPort> bootstrap;
+    for (const QString& address : options_.bootstrap)
+        bootstrap.push_back(HostPort::parse(address));
+
+    ::dht::DhtRunner::Config config;
+    config.dht_config.node_config.network = options_.networkId;
+    config.threaded = true;
+    ::dht::DhtRunner::Context context;
+    context.sock = bindSocket(options_);
+    runner_->run(config, std::move(context));
+    runner_->registerType(RecordValueType::make(reader_));
+    for (const HostPort& node : bootstrap)
+        runner_->bootstrap(node.host.toStdString(), std::to_string(node.port));
+    poller_ = std::thread([this] { pollListeners(); });
+}
+
+DhtNode::~DhtNode() {
+    {
+        std::lock_guard lock(listenersMutex_);
+        stopping_ = true;
+    }
+    wakePoller_.notify_all();
+    poller_.join();
+    runner_->join(); // gets still in flight end here; their callbacks own what they use
+}
+
+std::uint16_t DhtNode::port() const {
+    const std::uint16_t port4 = runner_->getBoundPort(AF_INET);
+    return port4 != 0 ? port4 : runner_->getBoundPort(AF_INET6);
+}
+
+unsigned DhtNode::connectedNodeCount() const {
+    return runner_->getNodesStats(AF_INET).getKnownNodes() + runner_->getNodesStats(AF_INET6).getKnownNodes();
+}
+
+void DhtNode::put(const QString& key, const QByteArray& payload, std::chrono::seconds ttl) {
+    if (!options_.identity)
+        throw std::logic_error("DhtNode::put: this node has no identity to sign records with "
+                               "(DhtNodeOptions::identity)");
+    if (ttl < std::chrono::seconds(1) || ttl > RecordRules::kMaxTtl)
+        throw std::invalid_argument(QStringLiteral("a DHT record ttl is 1 to %1 seconds, got %2")
+                                        .arg(RecordRules::kMaxTtl.count())
+                                        .arg(ttl.count())
+                                        .toStdString());
+    const ::dht::InfoHash hash = hashOf(key);
+    const auto now = Clock::now();
+    const QByteArray bytes =
+        RecordEnvelope::sign(*options_.identity, bytesOf(hash), now, now + ttl, payload).encode();
+    auto value = std::make_shared<::dht::Value>(
+        RecordValueType::kId, reinterpret_cast<const uint8_t*>(bytes.data()),
+        static_cast<size_t>(bytes.size()), RecordRules::valueIdFor(options_.identity->id()));
+    runner_->put(hash, std::move(value));
+}
+
+std::shared_ptr<DhtNode::PendingGet> DhtNode::startGet(const QString& key, RecordsCallback done) {
+    const ::dht::InfoHash hash = hashOf(key);
+    auto pending = std::make_shared<PendingGet>();
+    ::dht::GetCallback onValues = [pending, reader = reader_,
+                                   hash](const std::vector<std::shared_ptr<::dht::Value>>& values) {
+        for (const auto& value : values) {
+            if (auto record = reader->read(bytesOf(hash), value->id, bytesOf(value->data), Clock::now())) {
+                std::lock_guard lock(pending->mutex);
+                pending->records.offer(std::move(*record));
+            }
+        }
+        return true;
+    };
+    ::dht::DoneCallbackSimple onDone = [pending, done = std::move(done)](bool) {
+        std::vector<DhtRecord> records;
+        {
+            std::lock_guard lock(pending->mutex);
+            pending->done = true;
+            if (done)
+                records = pending->records.live(Clock::now());
+        }
+        pending->finished.notify_all();
+        if (done)
+            done(std::move(records));
+    };
+    runner_->get(hash, std::move(onValues), std::move(onDone),
+                 ::dht::Value::TypeFilter(RecordValueType::kId));
+    return pending;
+}
+
+std::vector<DhtRecord> DhtNode::get(const QString& key, std::chrono::milliseconds timeout) {
+    const auto pending = startGet(key, {});
+    std::unique_lock lock(pending->mutex);
+    pending->finished.wait_for(lock, timeout, [&] { return pending->done; });
+    return pending->records.live(Clock::now());
+}
+
+void DhtNode::getAsync(const QString& key, RecordsCallback done) {
+    startGet(key, std::move(done));
+}
+
+DhtNode::ListenToken DhtNode::listen(const QString& key, RecordCallback callback) {
+    hashOf(key); // a bad key fails here, not later on the poller's thread
+    auto subscription = std::make_shared<RecordSubscription>(key, std::move(callback));
+    ListenToken token;
+    {
+        std::lock_guard lock(listenersMutex_);
+        token = nextListenToken_++;
+        listeners_.emplace(token, subscription);
+    }
+    poll(subscription); // the records there now, without waiting for the first interval
+    return token;
+}
+
+void DhtNode::cancelListen(ListenToken token) {
+    std::shared_ptr<RecordSubscription> subscription;
+    {
+        std::lock_guard lock(listenersMutex_);
+        const auto found = listeners_.find(token);
+        if (found == listeners_.end())
+            return;
+        subscription = found->second;
+        listeners_.erase(found);
+    }
+    subscription->cancel();
+}
+
+void DhtNode::poll(const std::shared_ptr<RecordSubscription>& subscription) {
+    if (subscription->beginRound())
+        startGet(subscription->key(), [subscription](std::vector<DhtRecord> records) {
+            subscription->deliver(records, Clock::now());
+        });
+}
+
+void DhtNode::pollListeners() {
+    std::unique_lock lock(listenersMutex_);
+    while (!wakePoller_.wait_for(lock, options_.listenInterval, [&] { return stopping_; })) {
+        std::vector<std::shared_ptr<RecordSubscription>> subscriptions;
+        for (const auto& [token, subscription] : listeners_)
+            subscriptions.push_back(subscription);
+        lock.unlock();
+        for (const auto& subscription : subscriptions)
+            poll(subscription);
+        lock.lock();
+    }
+}
+
+std::uint64_t DhtNode::rejectedRecords() const {
+    return reader_->rejected();
+}
+
+} // namespace sahaj::dht

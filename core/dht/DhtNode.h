@@ -1,0 +1,107 @@
+#pragma once
+
+#include "core/dht/DhtNodeOptions.h"
+#include "core/dht/DhtRecord.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace dht {
+class DhtRunner; // OpenDHT's
+}
+
+namespace sahaj::dht {
+
+class RecordReader;
+class RecordSubscription;
+
+// A node of Sahaj's DHT (OpenDHT underneath) for discovery and short-lived records. Keys are strings,
+// namespaced by the caller ("sahaj/<run>/progress"); under a key each peer has one record, which its
+// next put() replaces. Every record is signed by its owner (DhtNodeOptions::identity) and carries its
+// expiry; readers drop expired, unsigned, forged and malformed records, counting the invalid ones.
+//
+// Records are announced once to the nodes responsible for the key and kept there until
+// RecordRules::kMaxTtl; a record that must outlive a node's churn is republished by its owner (as
+// progress records are, every few seconds).
+//
+// All methods may be called from any thread. Callbacks (getAsync, listen) run on OpenDHT's thread: keep
+// them short, never throw from them, and hand the records over to the caller's own thread (a blocking
+// get() called from a callback would only return at its timeout).
+class DhtNode {
+public:
+    using ListenToken = std::uint64_t;
+    using RecordCallback = std::function<void(const DhtRecord&)>;
+    using RecordsCallback = std::function<void(std::vector<DhtRecord>)>;
+
+    // Binds the UDP socket and starts OpenDHT's threads. Throws std::invalid_argument for a malformed
+    // bind or bootstrap address or a listen interval that is not positive, std::runtime_error when the
+    // socket cannot be bound.
+    explicit DhtNode(DhtNodeOptions options);
+    // Leaves the network and joins OpenDHT's threads: no callback runs after it returns.
+    ~DhtNode();
+    DhtNode(const DhtNode&) = delete;
+    DhtNode& operator=(const DhtNode&) = delete;
+
+    // The bound UDP port (the system's choice when DhtNodeOptions::port is 0).
+    std::uint16_t port() const;
+    // Nodes in the routing table known to answer (good or dubious): 0 until the node is connected.
+    unsigned connectedNodeCount() const;
+
+    // Publishes this node's record under `key`, replacing its previous one there; readers see it until
+    // `ttl` has passed. Made before the node is connected (connectedNodeCount() == 0), it reaches only
+    // this node's own storage: publish again once connected. Throws std::invalid_argument for a payload over
+    // RecordEnvelope::kMaxPayloadBytes or a ttl outside 1 s..RecordRules::kMaxTtl, std::logic_error when the
+    // node has no identity.
+    void put(const QString& key, const QByteArray& payload, std::chrono::seconds ttl);
+
+    // The live records under `key`, one per owner (its newest), ordered by owner: those that arrived
+    // before the lookup finished or `timeout` passed, whichever came first.
+    std::vector<DhtRecord> get(const QString& key, std::chrono::milliseconds timeout);
+    // The same without blocking: `done` receives the records when the lookup finishes.
+    void getAsync(const QString& key, RecordsCallback done);
+
+    // Calls `callback` with each live record under `key` (those there now, then each new or replacing
+    // record), found by a get every DhtNodeOptions::listenInterval. Expiry is not announced: a listener
+    // drops records at their expiresAt.
+    //
+    // Polling, not OpenDHT's listen: OpenDHT 2.4 keys a listener's cache by value id and reports a value
+    // replaced in place only when its sequence number grows, which travels only with OpenDHT's own
+    // (X.509) signatures; a listen would also make this node's gets answer from that stale cache.
+    ListenToken listen(const QString& key, RecordCallback callback);
+    // Stops a listener. When it returns the callback is not running and will not run again; the callback
+    // itself may call it. Unknown tokens are ignored.
+    void cancelListen(ListenToken token);
+
+    // Values refused as invalid (forged, malformed, implausible), read or offered for storage, so far.
+    std::uint64_t rejectedRecords() const;
+
+private:
+    struct PendingGet;
+
+    std::shared_ptr<PendingGet> startGet(const QString& key, RecordsCallback done);
+    void poll(const std::shared_ptr<RecordSubscription>& subscription);
+    void pollListeners();
+
+    DhtNodeOptions options_;
+    std::shared_ptr<RecordReader> reader_;
+    std::unique_ptr<::dht::DhtRunner> runner_;
+
+    std::mutex listenersMutex_; // guards the members below
+    std::map<ListenToken, std::shared_ptr<RecordSubscription>> listeners_;
+    ListenToken nextListenToken_ = 1;
+    bool stopping_ = false;
+    std::condition_variable wakePoller_;
+    std::thread poller_; // last: started once everything it uses exists
+};
+
+} // namespace sahaj::dht

@@ -1,0 +1,215 @@
+#include "core/net/MessageValidator.h"
+
+#include "core/net/ProtocolViolation.h"
+#include "core/net/WireLimits.h"
+
+#include <QRegularExpression>
+#include <QString>
+
+#include <cmath>
+#include <string>
+
+namespace sahaj::net {
+
+namespace {
+
+[[noreturn]] void violation(const std::string& problem) {
+    throw ProtocolViolation(problem);
+}
+
+void require(bool condition, const std::string& problem) {
+    if (!condition)
+        violation(problem);
+}
+
+void checkGroupId(const std::string& bytes, const char* field) {
+    require(bytes.size() == WireLimits::kGroupIdBytes, std::string(field) + " must be " +
+                                                           std::to_string(WireLimits::kGroupIdBytes) +
+                                                           " bytes, got " + std::to_string(bytes.size()));
+}
+
+void checkText(const std::string& text, const char* field) {
+    require(text.size() <= WireLimits::kMaxTextBytes,
+            std::string(field) + " is longer than " + std::to_string(WireLimits::kMaxTextBytes) + " bytes");
+}
+
+void checkFinite(double value, const char* field, bool allowNegative = false) {
+    require(std::isfinite(value) && (allowNegative || value >= 0.0),
+            std::string(field) + " must be a finite" + (allowNegative ? "" : " non-negative") + " number");
+}
+
+void checkDataFrames(const std::vector<zmq::message_t>& data, std::size_t expected, const char* body) {
+    require(data.size() == expected, std::string(body) + " takes " + std::to_string(expected) +
+                                         " data frame(s), got " + std::to_string(data.size()));
+}
+
+// A part or an averaged part: its data frame must hold exactly `count` values in its encoding.
+template <typename Part>
+void checkPart(const Part& part, const std::vector<zmq::message_t>& data, const char* body) {
+    checkGroupId(part.group_id(), "group_id");
+    require(part.count() >= 1 && part.count() <= WireLimits::kMaxPartElements,
+            std::string(body) + ".count must be in [1, " + std::to_string(WireLimits::kMaxPartElements) +
+                "]");
+    require(part.offset() <= (std::uint64_t{1} << 48), std::string(body) + ".offset is out of range");
+    checkDataFrames(data, 1, body);
+    const std::uint64_t expected = MessageValidator::encodedBytes(part.encoding(), part.count());
+    require(data.front().size() == expected,
+            std::string(body) + " data frame holds " + std::to_string(data.front().size()) + " bytes, " +
+                std::to_string(expected) + " expected for its count and encoding");
+}
+
+} // namespace
+
+std::uint64_t MessageValidator::encodedBytes(const wire::Encoding& encoding, std::uint64_t count) {
+    switch (encoding.dtype()) {
+    case wire::WIRE_FLOAT32:
+        return 4 * count;
+    case wire::WIRE_FLOAT16:
+        return 2 * count;
+    case wire::WIRE_UINT8_BLOCKWISE: {
+        const std::uint32_t block = encoding.block();
+        require(block >= 1 && block <= WireLimits::kMaxQuantisationBlock,
+                "encoding.block must be in [1, " + std::to_string(WireLimits::kMaxQuantisationBlock) + "]");
+        return count + 8 * ((count + block - 1) / block);
+    }
+    default:
+        violation("encoding.dtype " + std::to_string(encoding.dtype()) + " is not a known wire dtype");
+    }
+}
+
+void MessageValidator::checkPeerId(const std::string& bytes, const char* field) {
+    require(bytes.size() == WireLimits::kPeerIdBytes,
+            std::string(field) + " must be a " + std::to_string(WireLimits::kPeerIdBytes) +
+                "-byte peer id, got " + std::to_string(bytes.size()));
+}
+
+void MessageValidator::checkEndpoint(const std::string& endpoint, const char* field, bool allowEmpty) {
+    if (endpoint.empty() && allowEmpty)
+        return;
+    // Only TCP endpoints of the form tcp://host:port; ipc:// or wildcard binds would let a peer point
+    // others at local resources or nowhere.
+    static const QRegularExpression pattern(
+        QStringLiteral("^tcp://[A-Za-z0-9.\\-\\[\\]:]{1,200}:([0-9]{1,5})$"));
+    require(endpoint.size() <= WireLimits::kMaxEndpointBytes, std::string(field) + " is too long");
+    const QRegularExpressionMatch match = pattern.match(QString::fromStdString(endpoint));
+    require(match.hasMatch(),
+            std::string(field) + " must look like tcp://host:port, got '" + endpoint.substr(0, 80) + "'");
+    const int port = match.captured(1).toInt();
+    require(port >= 1 && port <= 65535, std::string(field) + " has port " + std::to_string(port));
+}
+
+void MessageValidator::checkMember(const wire::MemberInfo& member, const char* field) {
+    const std::string prefix(field);
+    checkPeerId(member.peer_id(), (prefix + ".peer_id").c_str());
+    require(member.role() == wire::ROLE_NODE || member.role() == wire::ROLE_CLIENT ||
+                member.role() == wire::ROLE_AUXILIARY,
+            prefix + ".role must be node, client or auxiliary");
+    // A client accepts no connections, so it has no endpoint; every other member must have one.
+    checkEndpoint(member.endpoint(), (prefix + ".endpoint").c_str(), member.role() == wire::ROLE_CLIENT);
+    require(member.role() != wire::ROLE_CLIENT || member.endpoint().empty(),
+            prefix + ": a client has no endpoint");
+    checkFinite(member.bandwidth(), (prefix + ".bandwidth").c_str());
+    checkFinite(member.weight(), (prefix + ".weight").c_str());
+    require(member.role() != wire::ROLE_AUXILIARY || member.weight() == 0.0,
+            prefix + ": an auxiliary member has weight 0");
+}
+
+void MessageValidator::validate(const wire::Envelope& envelope, const std::vector<zmq::message_t>& data) {
+    using E = wire::Envelope;
+    switch (envelope.body_case()) {
+    case E::kJoinRequest: {
+        const wire::JoinRequest& m = envelope.join_request();
+        require(m.schema_hash().size() >= 16 && m.schema_hash().size() <= WireLimits::kMaxHashBytes,
+                "join_request.schema_hash must be 16 to 64 bytes");
+        checkMember(m.member(), "join_request.member");
+        require(m.member().peer_id() == envelope.sender(), "join_request.member.peer_id is not the sender");
+        checkDataFrames(data, 0, "join_request");
+        return;
+    }
+    case E::kJoinReply: {
+        const wire::JoinReply& m = envelope.join_reply();
+        require(wire::JoinReply::Code_IsValid(m.code()) && m.code() != wire::JoinReply::CODE_UNSPECIFIED,
+                "join_reply.code is not a known code");
+        if (m.code() == wire::JoinReply::REDIRECT) {
+            checkPeerId(m.suggested_leader(), "join_reply.suggested_leader");
+            checkEndpoint(m.suggested_endpoint(), "join_reply.suggested_endpoint", false);
+        }
+        checkDataFrames(data, 0, "join_reply");
+        return;
+    }
+    case E::kGroupBegin: {
+        const wire::GroupBegin& m = envelope.group_begin();
+        checkGroupId(m.group_id(), "group_begin.group_id");
+        require(
+            m.members_size() >= 1 && static_cast<std::size_t>(m.members_size()) <= WireLimits::kMaxGroupSize,
+            "group_begin.members must hold 1 to " + std::to_string(WireLimits::kMaxGroupSize) + " members");
+        require(m.span_counts_size() == m.members_size(),
+                "group_begin.span_counts must have one entry per member");
+        std::uint64_t total = 0;
+        for (int i = 0; i < m.members_size(); ++i) {
+            checkMember(m.members(i), "group_begin.members[]");
+            for (int j = 0; j < i; ++j)
+                require(m.members(j).peer_id() != m.members(i).peer_id(),
+                        "group_begin.members lists a peer twice");
+            require(m.members(i).role() != wire::ROLE_CLIENT || m.span_counts(i) == 0,
+                    "group_begin gives a span to a client");
+            require(m.span_counts(i) <= m.vector_size(), "group_begin.span_counts exceed vector_size");
+            total += m.span_counts(i);
+        }
+        require(total == m.vector_size(), "group_begin.span_counts do not add up to vector_size");
+        require(m.part_elements() >= 1 && m.part_elements() <= WireLimits::kMaxPartElements,
+                "group_begin.part_elements is out of range");
+        encodedBytes(m.encoding(), 1);
+        checkDataFrames(data, 0, "group_begin");
+        return;
+    }
+    case E::kTensorPart:
+        checkPart(envelope.tensor_part(), data, "tensor_part");
+        checkFinite(envelope.tensor_part().weight(), "tensor_part.weight");
+        return;
+    case E::kAveragedPart:
+        checkPart(envelope.averaged_part(), data, "averaged_part");
+        checkFinite(envelope.averaged_part().total_weight(), "averaged_part.total_weight");
+        require(envelope.averaged_part().contributors() <= WireLimits::kMaxGroupSize,
+                "averaged_part.contributors is out of range");
+        return;
+    case E::kPartFailure:
+        checkGroupId(envelope.part_failure().group_id(), "part_failure.group_id");
+        checkText(envelope.part_failure().reason(), "part_failure.reason");
+        checkDataFrames(data, 0, "part_failure");
+        return;
+    case E::kStateRequest:
+        require(envelope.state_request().chunk() < WireLimits::kMaxStateChunks,
+                "state_request.chunk is out of range");
+        checkDataFrames(data, 0, "state_request");
+        return;
+    case E::kStateChunk: {
+        const wire::StateChunk& m = envelope.state_chunk();
+        require(m.chunks() >= 1 && m.chunks() <= WireLimits::kMaxStateChunks && m.chunk() < m.chunks(),
+                "state_chunk.chunk must be below state_chunk.chunks");
+        require(m.snapshot_id().size() >= 8 && m.snapshot_id().size() <= WireLimits::kMaxHashBytes,
+                "state_chunk.snapshot_id must be 8 to 64 bytes");
+        require(m.chunk() + 1 < m.chunks() || m.sha256().size() == 32,
+                "the last state_chunk must carry the 32-byte sha256 of the state");
+        checkDataFrames(data, 1, "state_chunk");
+        return;
+    }
+    case E::kPing:
+    case E::kPong:
+        checkDataFrames(data, 0, "ping/pong");
+        return;
+    case E::kLeave:
+        checkText(envelope.leave().reason(), "leave.reason");
+        checkDataFrames(data, 0, "leave");
+        return;
+    case E::kError:
+        checkText(envelope.error().message(), "error.message");
+        checkDataFrames(data, 0, "error");
+        return;
+    case E::BODY_NOT_SET:
+        break;
+    }
+    violation("the envelope has no known body");
+}
+
+} // namespace sahaj::net

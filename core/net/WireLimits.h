@@ -1,0 +1,28 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sahaj::net {
+
+// Bounds on what a peer may send. They let a receiver reject a hostile or broken message before
+// allocating for it, and they are set on the sockets too (ZMQ_MAXMSGSIZE) so that libzmq drops an
+// oversized frame before it is even assembled.
+struct WireLimits {
+    static constexpr std::uint32_t kProtocolVersion = 1;
+    static constexpr std::size_t kPeerIdBytes = 32; // Ed25519 public key
+    static constexpr std::size_t kGroupIdBytes = 16;
+    static constexpr std::size_t kMaxRunIdBytes = 64;
+    static constexpr std::size_t kMaxEnvelopeBytes = 1 << 20;   // member lists of large groups fit
+    static constexpr std::size_t kMaxDataFrameBytes = 64 << 20; // a part or a state chunk
+    static constexpr std::size_t kMaxFrames = 2;                // envelope + one data frame
+    static constexpr std::size_t kMaxGroupSize = 1024;
+    static constexpr std::uint32_t kMaxPartElements = 16u << 20;
+    static constexpr std::uint32_t kMaxQuantisationBlock = 1u << 20;
+    static constexpr std::size_t kMaxEndpointBytes = 256;
+    static constexpr std::size_t kMaxTextBytes = 1024; // reasons, error messages
+    static constexpr std::size_t kMaxHashBytes = 64;
+    static constexpr std::uint32_t kMaxStateChunks = 1u << 20;
+};
+
+} // namespace sahaj::net

@@ -1,0 +1,74 @@
+#include "core/run/ManifestSyntax.h"
+
+#include <QRegularExpression>
+#include <QUrl>
+
+#include <optional>
+
+namespace sahaj::run {
+
+namespace {
+
+bool matchesWhole(const QString& text, const QString& pattern) {
+    const QRegularExpression expression(QRegularExpression::anchoredPattern(pattern));
+    return expression.match(text).hasMatch();
+}
+
+std::optional<QUrl> strictUrl(const QString& text) {
+    const QUrl url(text, QUrl::StrictMode);
+    if (!url.isValid() || url.hasFragment())
+        return std::nullopt;
+    return url;
+}
+
+} // namespace
+
+bool ManifestSyntax::isRunId(const QString& text) {
+    return matchesWhole(text, QStringLiteral("[a-z0-9][a-z0-9-]{0,63}"));
+}
+
+QString ManifestSyntax::runIdRule() {
+    return QStringLiteral("1 to 64 characters of a-z, 0-9 and '-', starting with a letter or digit");
+}
+
+bool ManifestSyntax::isSha256Hex(const QString& text) {
+    return matchesWhole(text, QStringLiteral("[0-9a-f]{64}"));
+}
+
+bool ManifestSyntax::isHostPort(const QString& text) {
+    const qsizetype colon = text.lastIndexOf(':');
+    if (colon <= 0)
+        return false;
+    const QString host = text.left(colon);
+    const QString port = text.mid(colon + 1);
+    bool ok = false;
+    const int number = port.toInt(&ok);
+    if (!ok || !matchesWhole(port, QStringLiteral("[0-9]{1,5}")) || number < 1 || number > 65535)
+        return false;
+    if (host.startsWith('['))
+        return matchesWhole(host, QStringLiteral("\\[[0-9A-Fa-f:.]{2,45}\\]"));
+    // DNS labels (an IPv4 address spells as one too): letters, digits and inner hyphens.
+    const QString label = QStringLiteral("[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
+    return host.size() <= 253 && matchesWhole(host, label + QStringLiteral("(?:\\.") + label + ')' + '*');
+}
+
+QString ManifestSyntax::hostPortRule() {
+    return QStringLiteral("HOST:PORT (a host name, an IPv4 address or a bracketed IPv6 address, and a port "
+                          "in [1, 65535])");
+}
+
+bool ManifestSyntax::isShardUrl(const QString& text) {
+    const std::optional<QUrl> url = strictUrl(text);
+    if (!url)
+        return false;
+    if (url->scheme() == QLatin1String("file"))
+        return url->host().isEmpty() && !url->hasQuery() && url->path().startsWith('/');
+    return isHttpsUrl(text);
+}
+
+bool ManifestSyntax::isHttpsUrl(const QString& text) {
+    const std::optional<QUrl> url = strictUrl(text);
+    return url && url->scheme() == QLatin1String("https") && !url->host().isEmpty();
+}
+
+} // namespace sahaj::run

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <QString>
+
+namespace sahaj::run {
+
+// The spelling rules of a run manifest's strings, shared by the manifest's validation and by the tools
+// that write manifests (so that `run-init` can blame its own option rather than a JSON field).
+class ManifestSyntax {
+public:
+    // [a-z0-9][a-z0-9-]{0,63}: safe in file names, DHT keys and URLs alike.
+    static bool isRunId(const QString& text);
+    static QString runIdRule();
+    // 64 lowercase hexadecimal digits (one spelling per hash, so that equal hashes compare equal).
+    static bool isSha256Hex(const QString& text);
+    // HOST:PORT with a DNS name, an IPv4 address or a bracketed IPv6 address, and a port in [1, 65535].
+    static bool isHostPort(const QString& text);
+    static QString hostPortRule();
+    // file:///absolute/path or https://host/path, strictly encoded (spaces as %20), without a fragment.
+    static bool isShardUrl(const QString& text);
+    static bool isHttpsUrl(const QString& text);
+};
+
+} // namespace sahaj::run

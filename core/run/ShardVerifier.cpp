@@ -1,0 +1,95 @@
+#include "core/run/ShardVerifier.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QFileInfo>
+#include <QUrl>
+
+#include <stdexcept>
+
+namespace sahaj::run {
+
+namespace {
+
+struct FileDigest {
+    QString sha256;
+    qint64 bytes = 0;
+};
+
+[[noreturn]] void fail(const QString& message) {
+    throw std::runtime_error(message.toStdString());
+}
+
+FileDigest digest(const QString& path) {
+    const QFileInfo info(path);
+    if (!info.exists())
+        fail(QStringLiteral("'%1' does not exist").arg(path));
+    if (!info.isFile())
+        fail(QStringLiteral("'%1' is not a file").arg(path));
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        fail(QStringLiteral("cannot open '%1': %2").arg(path, file.errorString()));
+    constexpr qint64 kChunk = 1 << 20;
+    QByteArray buffer(kChunk, Qt::Uninitialized);
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    FileDigest result;
+    for (;;) {
+        const qint64 read = file.read(buffer.data(), kChunk);
+        if (read < 0)
+            fail(QStringLiteral("cannot read '%1': %2").arg(path, file.errorString()));
+        if (read == 0)
+            break;
+        hash.addData(QByteArrayView(buffer.constData(), read));
+        result.bytes += read;
+    }
+    result.sha256 = QString::fromLatin1(hash.result().toHex());
+    return result;
+}
+
+} // namespace
+
+DataShard ShardVerifier::describe(const QString& path) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    const FileDigest fileDigest = digest(absolute);
+    return DataShard{QUrl::fromLocalFile(absolute).toString(QUrl::FullyEncoded), fileDigest.sha256,
+                     fileDigest.bytes};
+}
+
+QString ShardVerifier::fileSha256Hex(const QString& path) {
+    return digest(path).sha256;
+}
+
+std::optional<QString> ShardVerifier::localFile(const QString& url) {
+    const QUrl parsed(url, QUrl::StrictMode);
+    if (!parsed.isValid() || !parsed.isLocalFile())
+        return std::nullopt;
+    return parsed.toLocalFile();
+}
+
+bool ShardVerifier::verify(const DataShard& shard) {
+    const std::optional<QString> path = localFile(shard.url);
+    if (!path)
+        return false;
+    const QFileInfo info(*path);
+    if (!info.exists())
+        fail(QStringLiteral("shard %1: the file '%2' is missing").arg(shard.url, *path));
+    // The size is free to check and catches a truncated or swapped file before hashing all of it.
+    if (info.isFile() && info.size() != shard.bytes)
+        fail(QStringLiteral("shard %1: '%2' has %3 bytes, the run manifest says %4")
+                 .arg(shard.url, *path)
+                 .arg(info.size())
+                 .arg(shard.bytes));
+    FileDigest actual;
+    try {
+        actual = digest(*path);
+    } catch (const std::runtime_error& e) {
+        fail(QStringLiteral("shard %1: %2").arg(shard.url, QString::fromUtf8(e.what())));
+    }
+    if (actual.sha256 != shard.sha256)
+        fail(QStringLiteral("shard %1: '%2' has SHA-256 %3, the run manifest says %4 (the file changed, or "
+                            "it is not this run's shard)")
+                 .arg(shard.url, *path, actual.sha256, shard.sha256));
+    return true;
+}
+
+} // namespace sahaj::run

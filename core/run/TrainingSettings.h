@@ -1,0 +1,47 @@
+#pragma once
+
+#include "core/text/CorpusReader.h"
+#include "core/train/LambOptions.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+
+namespace sahaj::run {
+
+// How averaged tensors are encoded between peers.
+enum class WireDtype {
+    Fp16, // what sahajBERT used for everything
+    Int8, // 8-bit quantisation: a quarter of fp32's traffic, for slow links
+};
+
+// The `training` section of a run manifest: what every peer must do alike so that all replicas apply the
+// same step. The defaults are the sahajBERT recipe (DESIGN.md §5, and hivemind's ALBERT example for the
+// schedule length); the manifest's JSON names are in the comments.
+struct TrainingSettings {
+    std::int64_t targetBatchSize = 4096; // target_batch_size: samples per global step, over all peers
+    std::int64_t sequenceLength = 512;   // sequence_length, in tokens
+    double mlmProbability = 0.15;        // mlm_probability
+    // documents: "lines" or "paragraphs" (CorpusReaderOptions::documentsName)
+    text::PlainTextDocuments documents = text::PlainTextDocuments::LinePerDocument;
+    // lr, betas [beta1, beta2], eps, weight_decay, clamp_value, debias (`adam` is not part of a run).
+    train::LambOptions lamb;
+    std::int64_t warmupSteps = 5000;  // warmup_steps, in global steps
+    std::int64_t totalSteps = 125000; // total_steps: where the linear decay reaches 0
+    double clipNorm = 1.0;            // clip_norm: global gradient-norm clip
+    // max_epochs: the run ends after this many global steps; a manifest that omits it means total_steps.
+    std::int64_t maxEpochs = 125000;
+    // parameter_averaging_every: average the parameters every K epochs, healing drift from failed rounds.
+    std::int64_t parameterAveragingEvery = 5;
+    WireDtype wireDtype = WireDtype::Fp16; // wire_dtype: "fp16" or "int8"
+
+    // The manifest names of the wire encodings: "fp16" and "int8".
+    static QString wireDtypeName(WireDtype dtype);
+    static std::optional<WireDtype> wireDtypeFromName(const QString& name);
+
+    // Field by field; LambOptions has no comparison of its own.
+    bool operator==(const TrainingSettings& other) const;
+};
+
+} // namespace sahaj::run

@@ -1,0 +1,104 @@
+// sahaj-allreduce-peer: one member of a butterfly all-reduce, as its own process, for the multi-process
+// tests and the all-reduce benchmark (--bind ADDR: the address its ROUTER binds, default 127.0.0.1). It binds
+// its ROUTER (unless it is a client), prints {"peer", "endpoint"} as a JSON line, reads the group (a
+// GroupBegin, base64) from one line of standard input, runs the round on its test vector and prints the
+// outcome as a JSON line: {"sha256", "complete", "span_averaged", "excluded", "bytes_sent", "bytes_received",
+// "seconds", "total_weight"}. Then it waits for standard input to close, so that its ROUTER keeps serving
+// late members until the test is done.
+#include "core/collab/AllReduceRound.h"
+#include "core/net/MessageCodec.h"
+#include "core/net/SocketFactory.h"
+#include "tests/collab/AllReduceTestVector.h"
+
+#include <QByteArray>
+#include <QCryptographicHash>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+using namespace sahaj;
+
+namespace {
+
+std::string argument(int argc, char** argv, const std::string& name, const std::string& fallback) {
+    for (int i = 1; i + 1 < argc; ++i)
+        if (argv[i] == "--" + name)
+            return argv[i + 1];
+    return fallback;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const std::string role = argument(argc, argv, "role", "node");
+    const int index = std::stoi(argument(argc, argv, "index", "0"));
+    const std::int64_t size = std::stoll(argument(argc, argv, "size", "1000"));
+    const double upload = std::stod(argument(argc, argv, "upload", "0"));
+    const int timeoutMs = std::stoi(argument(argc, argv, "timeout-ms", "5000"));
+
+    // A fixed id per index: the tests need stable ids, not secret ones.
+    const std::string peerId(32, static_cast<char>('A' + index));
+    zmq::context_t context;
+    const net::SocketFactory sockets(context, peerId);
+    const net::MessageCodec codec("test-run", peerId);
+    zmq::socket_t router;
+    std::string endpoint;
+    if (role != "client") {
+        router = sockets.bindRouter("tcp://" + argument(argc, argv, "bind", "127.0.0.1") + ":0");
+        endpoint = net::SocketFactory::boundEndpoint(router);
+    }
+    std::cout << nlohmann::json{{"peer", QByteArray::fromStdString(peerId).toHex().toStdString()},
+                                {"endpoint", endpoint}}
+                     .dump()
+              << std::endl;
+
+    std::string line;
+    if (!std::getline(std::cin, line))
+        return 1;
+    wire::GroupBegin begin;
+    const QByteArray bytes = QByteArray::fromBase64(QByteArray::fromStdString(line));
+    if (!begin.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+        return 2;
+
+    collab::AllReduceOptions options;
+    options.senderTimeout = std::chrono::milliseconds(timeoutMs);
+    options.aggregatorTimeout = std::chrono::milliseconds(2 * timeoutMs);
+    options.uploadBytesPerSecond = upload;
+    collab::AllReduceRound round(collab::GroupSpec::fromWire(begin), codec, sockets,
+                                 role == "client" ? nullptr : &router, options);
+    std::vector<float> local;
+    if (role != "aux")
+        local = test::allReduceTestVector(static_cast<std::uint64_t>(index) + 1, size);
+    const collab::AllReduceResult result = round.run(std::move(local));
+
+    const std::string out = argument(argc, argv, "out", "");
+    if (!out.empty()) {
+        std::FILE* file = std::fopen(out.c_str(), "wb");
+        if (!file || std::fwrite(result.values.data(), sizeof(float), result.values.size(), file) !=
+                         result.values.size())
+            return 3;
+        std::fclose(file);
+    }
+    const QByteArray hash =
+        QCryptographicHash::hash(QByteArrayView(reinterpret_cast<const char*>(result.values.data()),
+                                                static_cast<qsizetype>(result.values.size() * sizeof(float))),
+                                 QCryptographicHash::Sha256);
+    nlohmann::json excluded = nlohmann::json::array();
+    for (const std::string& peer : result.excludedSenders)
+        excluded.push_back(QByteArray::fromStdString(peer).toHex().toStdString());
+    std::cout << nlohmann::json{{"sha256", hash.toHex().toStdString()},   {"complete", result.complete()},
+                                {"span_averaged", result.spanAveraged},   {"excluded", excluded},
+                                {"violations", result.violations},        {"bytes_sent", result.bytesSent},
+                                {"bytes_received", result.bytesReceived}, {"seconds", result.seconds},
+                                {"total_weight", result.totalWeight}}
+                     .dump()
+              << std::endl;
+    // Stay until the test closes our input: the ROUTER must outlive every member's round.
+    while (std::getline(std::cin, line)) {
+    }
+    return 0;
+}

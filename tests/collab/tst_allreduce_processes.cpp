@@ -1,0 +1,252 @@
+// The butterfly all-reduce between real processes over TCP on loopback: every member ends with the same
+// bits, equal to the weighted mean of the members' vectors up to the wire rounding; clients only send;
+// an auxiliary only aggregates; a member that dies before the round costs its span (kept local), not the
+// round; 8-bit quantisation keeps the members identical too.
+#include "core/collab/GroupSpec.h"
+#include "core/collab/LoadBalancer.h"
+#include "core/collab/TensorEncoding.h"
+#include "tests/collab/AllReduceTestVector.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace sahaj;
+
+namespace {
+
+struct Peer {
+    std::unique_ptr<QProcess> process;
+    QString role;
+    int index = 0;
+    double weight = 0.0;
+    std::string peerId;
+    std::string endpoint;
+    QJsonObject result;
+};
+
+QJsonObject readJsonLine(QProcess& process, int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    while (!process.canReadLine() && timer.elapsed() < timeoutMs)
+        process.waitForReadyRead(200);
+    if (!process.canReadLine())
+        return {};
+    return QJsonDocument::fromJson(process.readLine()).object();
+}
+
+} // namespace
+
+class TestAllReduceProcesses : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString peerExecutable_;
+
+    // Starts one process per role; returns them after each printed its endpoint.
+    std::vector<Peer> start(const QStringList& roles, const std::vector<double>& weights, std::int64_t size,
+                            const QStringList& extra = {}) {
+        std::vector<Peer> peers;
+        for (int i = 0; i < roles.size(); ++i) {
+            Peer peer;
+            peer.role = roles[i];
+            peer.index = i;
+            peer.weight = weights[static_cast<std::size_t>(i)];
+            peer.process = std::make_unique<QProcess>();
+            peer.process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+            peer.process->start(peerExecutable_,
+                                QStringList{"--role", roles[i], "--index", QString::number(i), "--size",
+                                            QString::number(size), "--out",
+                                            dir_.filePath(QString("out-%1").arg(i))} +
+                                    extra);
+            peers.push_back(std::move(peer));
+        }
+        for (Peer& peer : peers) {
+            const QJsonObject hello = readJsonLine(*peer.process, 30000);
+            peer.peerId = QByteArray::fromHex(hello.value("peer").toString().toLatin1()).toStdString();
+            peer.endpoint = hello.value("endpoint").toString().toStdString();
+        }
+        return peers;
+    }
+
+    static collab::GroupSpec groupOf(const std::vector<Peer>& peers, std::int64_t size,
+                                     const wire::Encoding& encoding, std::int64_t partElements) {
+        collab::GroupSpec spec;
+        spec.groupId = std::string(16, 'G');
+        spec.epoch = 1;
+        std::vector<collab::MemberBandwidth> bandwidths;
+        for (const Peer& peer : peers) {
+            const wire::Role role = peer.role == "client" ? wire::ROLE_CLIENT
+                                    : peer.role == "aux"  ? wire::ROLE_AUXILIARY
+                                                          : wire::ROLE_NODE;
+            spec.members.push_back({peer.peerId, role, peer.endpoint, 1e6, peer.weight});
+            bandwidths.push_back({1e6, role != wire::ROLE_CLIENT});
+        }
+        spec.spanCounts =
+            collab::LoadBalancer::apportion(collab::LoadBalancer::solve(bandwidths).shares, size);
+        spec.encoding = encoding;
+        spec.vectorSize = size;
+        spec.partElements = partElements;
+        return spec;
+    }
+
+    static void begin(std::vector<Peer>& peers, const collab::GroupSpec& spec) {
+        const QByteArray line =
+            QByteArray::fromStdString(spec.toWire().SerializeAsString()).toBase64() + "\n";
+        for (Peer& peer : peers)
+            if (peer.process->state() == QProcess::Running) {
+                peer.process->write(line);
+                peer.process->waitForBytesWritten(10000); // QProcess writes only from an event loop otherwise
+            }
+    }
+
+    static void finish(std::vector<Peer>& peers) {
+        for (Peer& peer : peers) {
+            if (peer.process->state() != QProcess::Running)
+                continue;
+            peer.result = readJsonLine(*peer.process, 120000);
+        }
+        for (Peer& peer : peers) {
+            peer.process->closeWriteChannel();
+            if (!peer.process->waitForFinished(10000))
+                peer.process->kill();
+        }
+    }
+
+    std::vector<float> valuesOf(const Peer& peer) {
+        QFile file(dir_.filePath(QString("out-%1").arg(peer.index)));
+        if (!file.open(QIODevice::ReadOnly))
+            return {};
+        const QByteArray bytes = file.readAll();
+        std::vector<float> values(static_cast<std::size_t>(bytes.size()) / sizeof(float));
+        std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
+        return values;
+    }
+
+    // The weighted mean of the senders' vectors, rounded as the wire rounds it.
+    static std::vector<float> expectedMean(const std::vector<Peer>& peers, std::int64_t size,
+                                           const wire::Encoding& encoding) {
+        std::vector<double> sum(static_cast<std::size_t>(size), 0.0);
+        double weight = 0.0;
+        for (const Peer& peer : peers) {
+            if (peer.role == "aux")
+                continue;
+            const std::vector<float> local =
+                test::allReduceTestVector(static_cast<std::uint64_t>(peer.index) + 1, size);
+            for (std::size_t i = 0; i < sum.size(); ++i)
+                sum[i] += peer.weight * local[i];
+            weight += peer.weight;
+        }
+        std::vector<float> mean(sum.size());
+        for (std::size_t i = 0; i < sum.size(); ++i)
+            mean[i] = static_cast<float>(sum[i] / weight);
+        if (encoding.dtype() == wire::WIRE_FLOAT16)
+            collab::TensorEncoding::roundTrip(mean.data(), size, encoding);
+        return mean;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        peerExecutable_ = QString::fromUtf8(SAHAJ_ALLREDUCE_PEER);
+        QVERIFY2(QFile::exists(peerExecutable_), qPrintable(peerExecutable_));
+        QVERIFY(dir_.isValid());
+    }
+
+    void threeNodesAndAClientAgreeBitForBit() {
+        const std::int64_t size = 1'000'003; // not a multiple of anything
+        std::vector<Peer> peers = start({"node", "node", "node", "client"}, {32, 16, 8, 24}, size);
+        const collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp16(), 65536);
+        QCOMPARE(spec.spanCounts[3], std::int64_t(0)); // the client aggregates nothing
+        begin(peers, spec);
+        finish(peers);
+
+        const std::vector<float> expected = expectedMean(peers, size, spec.encoding);
+        for (const Peer& peer : peers) {
+            QVERIFY2(peer.result.value("complete").toBool(), qPrintable(QJsonDocument(peer.result).toJson()));
+            QCOMPARE(peer.result.value("sha256").toString(), peers.front().result.value("sha256").toString());
+            const std::vector<float> values = valuesOf(peer);
+            QCOMPARE(values.size(), expected.size());
+            double worst = 0.0;
+            for (std::size_t i = 0; i < values.size(); ++i)
+                worst = std::max(worst, double(std::abs(values[i] - expected[i])));
+            // fp16 parts: each member's values were rounded to fp16 before the sum (|x| < 1, so at most
+            // 2^-12 each), and the mean once more: well under 1e-3.
+            QVERIFY2(worst < 1e-3, qPrintable(QString("max deviation %1").arg(worst)));
+        }
+        // The client moved its whole vector out and back; the nodes moved more (they also aggregate).
+        QVERIFY(peers[3].result.value("bytes_sent").toDouble() >= 2.0 * size);
+        QVERIFY(peers[0].result.value("bytes_sent").toDouble() >
+                peers[3].result.value("bytes_sent").toDouble());
+    }
+
+    void anAuxiliaryOnlyAggregates() {
+        const std::int64_t size = 200'000;
+        std::vector<Peer> peers = start({"node", "aux", "client"}, {10, 0, 30}, size);
+        const collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp32(), 50000);
+        QVERIFY(spec.spanCounts[1] > 0);
+        begin(peers, spec);
+        finish(peers);
+        QVERIFY(peers[1].result.value("complete").toBool());
+        QCOMPARE(peers[1].result.value("total_weight").toDouble(), 40.0); // 10 + 30, its own weight 0
+        QCOMPARE(peers[0].result.value("sha256").toString(), peers[2].result.value("sha256").toString());
+        const std::vector<float> expected = expectedMean(peers, size, spec.encoding);
+        const std::vector<float> values = valuesOf(peers[2]);
+        for (std::size_t i = 0; i < values.size(); i += 997)
+            QVERIFY(std::abs(values[i] - expected[i]) < 1e-6);
+    }
+
+    void aDeadMemberCostsItsSpanNotTheRound() {
+        const std::int64_t size = 300'000;
+        std::vector<Peer> peers = start({"node", "node", "node"}, {1, 1, 1}, size, {"--timeout-ms", "3000"});
+        const collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp16(), 65536);
+        peers[2].process->kill(); // SIGKILL before the round: it never sends nor aggregates
+        peers[2].process->waitForFinished();
+        begin(peers, spec);
+        finish(peers);
+        const QString dead = QString::fromLatin1(QByteArray::fromStdString(peers[2].peerId).toHex());
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject& r = peers[static_cast<std::size_t>(i)].result;
+            QVERIFY2(!r.isEmpty(), "a survivor reported nothing");
+            QVERIFY(!r.value("complete").toBool());
+            const QJsonArray averaged = r.value("span_averaged").toArray();
+            QVERIFY2(averaged[0].toBool() && averaged[1].toBool() && !averaged[2].toBool(),
+                     qPrintable(QJsonDocument(r).toJson()));
+            QVERIFY(r.value("excluded").toArray().contains(dead));
+        }
+        // The spans both survivors averaged are equal; the dead member's span holds each one's own values.
+        const std::vector<float> a = valuesOf(peers[0]);
+        const std::vector<float> b = valuesOf(peers[1]);
+        const std::int64_t shared = spec.spanCounts[0] + spec.spanCounts[1];
+        QVERIFY(std::equal(a.begin(), a.begin() + shared, b.begin()));
+        QVERIFY(!std::equal(a.begin() + shared, a.end(), b.begin() + shared));
+    }
+
+    void quantisedPartsKeepMembersIdentical() {
+        const std::int64_t size = 100'000;
+        std::vector<Peer> peers = start({"node", "node", "client", "node"}, {5, 7, 9, 11}, size);
+        const collab::GroupSpec spec =
+            groupOf(peers, size, collab::TensorEncoding::uint8Blockwise(1024), 30000);
+        begin(peers, spec);
+        finish(peers);
+        for (const Peer& peer : peers) {
+            QVERIFY(peer.result.value("complete").toBool());
+            QCOMPARE(peer.result.value("sha256").toString(), peers.front().result.value("sha256").toString());
+        }
+        // 8 bits per value: the mean is off by a few hundredths at most (values in [-1, 1]).
+        const std::vector<float> expected = expectedMean(peers, size, collab::TensorEncoding::fp32());
+        const std::vector<float> values = valuesOf(peers[0]);
+        double worst = 0.0;
+        for (std::size_t i = 0; i < values.size(); ++i)
+            worst = std::max(worst, double(std::abs(values[i] - expected[i])));
+        QVERIFY2(worst < 0.02, qPrintable(QString::number(worst)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAllReduceProcesses)
+#include "tst_allreduce_processes.moc"

@@ -1,0 +1,256 @@
+// DHT across processes on loopback: an in-process bootstrap node and sahaj-dht-peer processes (see
+// dht_peer_main.cpp) discover each other's records, see replacements and expiry, and ignore forgeries.
+// Every wait polls with a generous limit; nothing is asserted about speed.
+#include "core/dht/DhtNode.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+#include <QProcess>
+#include <QSet>
+#include <QTest>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+using sahaj::dht::DhtNode;
+using sahaj::dht::DhtNodeOptions;
+
+namespace {
+
+const QString kKey = QStringLiteral("sahaj/test-run/progress");
+
+// One sahaj-dht-peer process and what it has reported so far.
+class PeerProcess {
+public:
+    PeerProcess(const QString& name, const QStringList& arguments) : name_(name) {
+        process_.start(QStringLiteral(SAHAJ_DHT_PEER), arguments);
+        if (!process_.waitForStarted())
+            qFatal("%s did not start: %s", qPrintable(name), qPrintable(process_.errorString()));
+    }
+    ~PeerProcess() {
+        if (process_.state() != QProcess::NotRunning) {
+            process_.kill();
+            process_.waitForFinished();
+        }
+    }
+
+    const QString& name() const { return name_; }
+    const QString& id() const { return id_; }
+    // owner id -> payload, from the latest get
+    const QMap<QString, QString>& records() const { return records_; }
+    qint64 rejected() const { return rejected_; }
+    const QSet<QString>& everSeenPayloads() const { return everSeen_; }
+    const QSet<QString>& listenedPayloads() const { return listened_; }
+    bool forged() const { return forged_; }
+    const QString& protocolError() const { return protocolError_; }
+
+    void send(const QByteArray& line) { process_.write(line + '\n'); }
+
+    void drain() {
+        pending_ += process_.readAllStandardOutput();
+        qsizetype end;
+        while ((end = pending_.indexOf('\n')) >= 0) {
+            parse(pending_.left(end));
+            pending_.remove(0, end + 1);
+        }
+    }
+
+    // Closes stdin (the peer's signal to stop) and returns its exit status, -1 when it did not exit.
+    int finish() {
+        process_.closeWriteChannel();
+        if (!process_.waitForFinished(60000) || process_.exitStatus() != QProcess::NormalExit)
+            return -1;
+        return process_.exitCode();
+    }
+
+    QString describe() {
+        QStringList records;
+        for (auto it = records_.cbegin(); it != records_.cend(); ++it)
+            records << it.key().left(8) + "=" + it.value();
+        return QStringLiteral("%1 (id %2): records {%3}, rejected %4, listened {%5}, stderr: %6")
+            .arg(name_, id_.left(8), records.join(", "))
+            .arg(rejected_)
+            .arg(QStringList(listened_.values()).join(", "),
+                 QString::fromUtf8(process_.readAllStandardError()));
+    }
+
+private:
+    void parse(const QByteArray& line) {
+        const QJsonObject event = QJsonDocument::fromJson(line).object();
+        const QString type = event.value("event").toString();
+        if (type == "ready") {
+            id_ = event.value("id").toString();
+        } else if (type == "forged") {
+            forged_ = true;
+        } else if (type == "listened") {
+            const QString payload = event.value("payload").toString();
+            listened_.insert(payload);
+            everSeen_.insert(payload);
+        } else if (type == "records") {
+            records_.clear();
+            for (const QJsonValue& value : event.value("records").toArray()) {
+                const QString owner = value.toObject().value("owner").toString();
+                const QString payload = value.toObject().value("payload").toString();
+                if (records_.contains(owner))
+                    protocolError_ = "two records of one owner in one get: " + QString::fromUtf8(line);
+                records_.insert(owner, payload);
+                everSeen_.insert(payload);
+            }
+            rejected_ = event.value("rejected").toInteger();
+        } else {
+            protocolError_ = "unexpected line: " + QString::fromUtf8(line);
+        }
+    }
+
+    QString name_;
+    QProcess process_;
+    QByteArray pending_;
+    QString id_;
+    QMap<QString, QString> records_;
+    qint64 rejected_ = 0;
+    QSet<QString> everSeen_;
+    QSet<QString> listened_;
+    bool forged_ = false;
+    QString protocolError_;
+};
+
+} // namespace
+
+class TestDhtNetwork : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<DhtNode> bootstrap_;
+    std::vector<std::unique_ptr<PeerProcess>> peers_; // A, B, C
+    std::unique_ptr<PeerProcess> forger_;
+
+    QString bootstrapAddress() const { return QStringLiteral("127.0.0.1:%1").arg(bootstrap_->port()); }
+    PeerProcess& peer(int index) { return *peers_[static_cast<size_t>(index)]; }
+
+    // Polls the processes until `condition` holds; false after `limitMs` (a generous bound, not a speed
+    // requirement).
+    bool waitFor(const std::function<bool()>& condition, int limitMs = 120000) {
+        for (int waited = 0;; waited += 100) {
+            for (auto& p : peers_)
+                p->drain();
+            if (forger_)
+                forger_->drain();
+            if (condition())
+                return true;
+            if (waited >= limitMs)
+                return false;
+            QTest::qWait(100);
+        }
+    }
+
+    QString state() {
+        QString text;
+        for (auto& p : peers_)
+            text += "\n  " + p->describe();
+        if (forger_)
+            text += "\n  " + forger_->describe();
+        return text;
+    }
+
+    // True when every peer's latest get shows exactly `expected` (owner index -> payload).
+    bool everyPeerSees(const QMap<int, QString>& expected) {
+        QMap<QString, QString> byId;
+        for (auto it = expected.cbegin(); it != expected.cend(); ++it)
+            byId.insert(peer(it.key()).id(), it.value());
+        for (auto& p : peers_) {
+            if (p->records() != byId)
+                return false;
+        }
+        return true;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        bootstrap_ = std::make_unique<DhtNode>(DhtNodeOptions{});
+        QVERIFY(bootstrap_->port() != 0);
+    }
+
+    void cleanupTestCase() {
+        forger_.reset();
+        peers_.clear();
+        bootstrap_.reset();
+    }
+
+    void peersDiscoverEachOthersRecords() {
+        for (const QString name : {"A", "B", "C"})
+            peers_.push_back(std::make_unique<PeerProcess>(
+                name, QStringList{"--bootstrap", bootstrapAddress(), "--key", kKey, "--payload", name + "1",
+                                  "--ttl", "300"}));
+        QVERIFY2(waitFor([&] {
+                     for (auto& p : peers_)
+                         if (p->id().isEmpty())
+                             return false;
+                     return true;
+                 }),
+                 qPrintable("peers did not start:" + state()));
+        QVERIFY2(waitFor([&] {
+                     return everyPeerSees({{0, "A1"}, {1, "B1"}, {2, "C1"}});
+                 }),
+                 qPrintable("peers did not see all three records:" + state()));
+    }
+
+    void newerPutReplacesTheOwnersRecord() {
+        peer(0).send("put A2 300");
+        QVERIFY2(waitFor([&] {
+                     return everyPeerSees({{0, "A2"}, {1, "B1"}, {2, "C1"}});
+                 }),
+                 qPrintable("the replacement did not reach every peer:" + state()));
+        QVERIFY2(waitFor([&] {
+                     return peer(1).listenedPayloads().contains("A2") &&
+                            peer(2).listenedPayloads().contains("A2");
+                 }),
+                 qPrintable("listeners did not deliver the replacement:" + state()));
+    }
+
+    void forgedRecordsAreIgnored() {
+        forger_ =
+            std::make_unique<PeerProcess>("forger", QStringList{"--forge", "--bootstrap", bootstrapAddress(),
+                                                                "--key", kKey, "--victim", peer(0).id()});
+        QVERIFY2(waitFor([&] { return forger_->forged(); }),
+                 qPrintable("the forger did not publish:" + state()));
+        // Each peer meets the forgeries, as values offered for storage or as answers to its gets.
+        QVERIFY2(waitFor([&] {
+                     for (auto& p : peers_)
+                         if (p->rejected() == 0)
+                             return false;
+                     return true;
+                 }),
+                 qPrintable("peers did not meet the forged records:" + state()));
+        // A few more rounds of gets after that, then nothing forged may have been accepted anywhere.
+        QVERIFY(waitFor([] { return false; }, 3000) == false);
+        QVERIFY2(everyPeerSees({{0, "A2"}, {1, "B1"}, {2, "C1"}}), qPrintable(state()));
+        for (auto& p : peers_) {
+            for (const QString& payload : p->everSeenPayloads())
+                QVERIFY2(!payload.startsWith("forged"),
+                         qPrintable(p->name() + " accepted " + payload + state()));
+        }
+    }
+
+    void recordDisappearsAfterItsTtl() {
+        // C's 300 s record is replaced by one living 3 s; afterwards C has no record anywhere.
+        peer(2).send("put C-short 3");
+        QVERIFY2(waitFor([&] {
+                     return everyPeerSees({{0, "A2"}, {1, "B1"}});
+                 }),
+                 qPrintable("the short-lived record did not disappear:" + state()));
+    }
+
+    void peersExitWhenStdinCloses() {
+        for (auto& p : peers_) {
+            QVERIFY2(p->protocolError().isEmpty(), qPrintable(p->protocolError()));
+            QCOMPARE(p->finish(), 0);
+        }
+        QCOMPARE(forger_->finish(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDhtNetwork)
+#include "tst_dht_network.moc"

@@ -1,0 +1,58 @@
+// TokenBucket paces to a cap exactly (worked out by hand below); RateMeter reports achieved rates.
+#include "core/net/RateMeter.h"
+#include "core/net/TokenBucket.h"
+
+#include <QtTest>
+
+using namespace sahaj::net;
+using namespace std::chrono_literals;
+using Clock = TokenBucket::Clock;
+
+class TestBandwidth : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void tokenBucketPacesToTheCap() {
+        const Clock::time_point t0{};
+        TokenBucket bucket(1000.0, 500.0, t0);        // 1000 B/s, 500 B burst, full at start
+        QCOMPARE(bucket.reserve(400, t0).count(), 0); // 100 left
+        QCOMPARE(bucket.reserve(600, t0), std::chrono::nanoseconds(500ms)); // 500 B of debt: 0.5 s
+        // 0.25 s later 250 B came back: still 250 B of debt.
+        QCOMPARE(bucket.reserve(0, t0 + 250ms), std::chrono::nanoseconds(250ms));
+        // Long idle: refills to the burst only.
+        QCOMPARE(bucket.reserve(500, t0 + 100s).count(), 0);
+        QCOMPARE(bucket.reserve(1, t0 + 100s), std::chrono::nanoseconds(1ms));
+
+        // Over a long run of sends, the total time is bytes / rate (less the initial burst).
+        TokenBucket paced(1e6, 64e3, t0);
+        Clock::time_point now = t0;
+        for (int i = 0; i < 100; ++i)
+            now += paced.reserve(100000, now);
+        // 10 MB at 1 MB/s after a 64 kB burst: 9.936 s.
+        QCOMPARE(std::chrono::duration_cast<std::chrono::milliseconds>(now - t0).count(), 9936);
+
+        TokenBucket unlimited(0.0, 0.0, t0);
+        QCOMPARE(unlimited.reserve(1 << 30, t0).count(), 0);
+        unlimited.setRate(100.0, t0);
+        QCOMPARE(unlimited.reserve(100, t0), std::chrono::nanoseconds(1s));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, TokenBucket(-1.0, 0.0));
+    }
+
+    void rateMeterFollowsTransfers() {
+        RateMeter meter(64e6, 1e6);
+        meter.add(500000, 500ms);
+        QCOMPARE(meter.bytesPerSecond(), 0.0); // not enough measured yet
+        meter.add(500000, 500ms);
+        QVERIFY(std::abs(meter.bytesPerSecond() - 1e6) < 1.0);
+        meter.add(0, 1s);     // ignored
+        meter.add(1000, 0ns); // ignored
+        QVERIFY(std::abs(meter.bytesPerSecond() - 1e6) < 1.0);
+        // The link becomes 10× faster: after many half-lives the figure follows.
+        for (int i = 0; i < 100; ++i)
+            meter.add(10000000, 1s);
+        QVERIFY(std::abs(meter.bytesPerSecond() - 1e7) < 1e7 * 0.01);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBandwidth)
+#include "tst_bandwidth.moc"

@@ -1,0 +1,242 @@
+// MessageCodec and MessageValidator: messages survive encoding exactly, and every kind of malformed or
+// hostile frame is rejected with a ProtocolViolation that names the problem.
+#include "core/net/MessageCodec.h"
+#include "core/net/MessageValidator.h"
+#include "core/net/ProtocolViolation.h"
+#include "tests/common/TestFiles.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+using namespace sahaj::net;
+namespace wire = sahaj::wire;
+using sahaj::test::errorOf;
+
+namespace {
+
+const std::string kPeerA(32, 'a');
+const std::string kPeerB(32, 'b');
+const std::string kGroup(16, 'g');
+
+zmq::message_t frameOf(std::size_t bytes) {
+    zmq::message_t frame(bytes);
+    std::fill_n(static_cast<char*>(frame.data()), bytes, '\x01');
+    return frame;
+}
+
+wire::Envelope tensorPart(std::uint32_t count, wire::WireDtype dtype, std::uint32_t block = 0) {
+    wire::Envelope envelope;
+    wire::TensorPart* part = envelope.mutable_tensor_part();
+    part->set_group_id(kGroup);
+    part->set_epoch(7);
+    part->set_span(1);
+    part->set_part(2);
+    part->set_offset(1000);
+    part->set_count(count);
+    part->mutable_encoding()->set_dtype(dtype);
+    part->mutable_encoding()->set_block(block);
+    part->set_weight(32.0);
+    return envelope;
+}
+
+wire::MemberInfo member(const std::string& id, wire::Role role, const std::string& endpoint) {
+    wire::MemberInfo m;
+    m.set_peer_id(id);
+    m.set_role(role);
+    m.set_endpoint(endpoint);
+    m.set_bandwidth(1e6);
+    m.set_weight(role == wire::ROLE_AUXILIARY ? 0.0 : 16.0);
+    return m;
+}
+
+} // namespace
+
+class TestMessageCodec : public QObject {
+    Q_OBJECT
+
+    MessageCodec a_{"demo", kPeerA};
+    MessageCodec b_{"demo", kPeerB};
+
+    // Encodes with peer A, decodes with peer B; returns the violation message, empty when accepted.
+    QString rejection(wire::Envelope envelope, std::vector<zmq::message_t> data = {}) {
+        std::vector<zmq::message_t> frames = a_.encode(std::move(envelope), std::move(data));
+        return errorOf([&] { b_.decode(std::move(frames)); });
+    }
+
+private Q_SLOTS:
+    void roundTrip() {
+        std::vector<zmq::message_t> data;
+        data.push_back(frameOf(2 * 300));
+        std::vector<zmq::message_t> frames = a_.encode(tensorPart(300, wire::WIRE_FLOAT16), std::move(data));
+        QCOMPARE(frames.size(), std::size_t(2));
+        const WireMessage message = b_.decode(std::move(frames));
+        QCOMPARE(message.envelope.version(), 1u);
+        QCOMPARE(message.envelope.run_id(), std::string("demo"));
+        QCOMPARE(message.envelope.sender(), kPeerA);
+        QVERIFY(message.envelope.timestamp_ms() > 0);
+        QCOMPARE(message.envelope.tensor_part().count(), 300u);
+        QCOMPARE(message.envelope.tensor_part().weight(), 32.0);
+        QCOMPARE(message.data.size(), std::size_t(1));
+        QCOMPARE(message.data.front().size(), std::size_t(600));
+    }
+
+    void encodedSizes() {
+        wire::Encoding e;
+        e.set_dtype(wire::WIRE_FLOAT32);
+        QCOMPARE(MessageValidator::encodedBytes(e, 10), std::uint64_t(40));
+        e.set_dtype(wire::WIRE_FLOAT16);
+        QCOMPARE(MessageValidator::encodedBytes(e, 10), std::uint64_t(20));
+        e.set_dtype(wire::WIRE_UINT8_BLOCKWISE);
+        e.set_block(4); // 10 values in 3 blocks: 10 bytes + 3 × (scale, offset) of 8 bytes
+        QCOMPARE(MessageValidator::encodedBytes(e, 10), std::uint64_t(34));
+        e.set_block(0);
+        QVERIFY(errorOf([&] { MessageValidator::encodedBytes(e, 10); }).contains("block"));
+    }
+
+    void envelopeViolations() {
+        QVERIFY(errorOf([&] { b_.decode({}); }).contains("1 to 2 frames"));
+        std::vector<zmq::message_t> garbage;
+        garbage.push_back(zmq::message_t(std::string("\xff\xff\xff\xff not protobuf")));
+        QVERIFY(errorOf([&] { b_.decode(std::move(garbage)); }).contains("not a valid protobuf"));
+
+        // Another run, another version, a short sender id: each is named.
+        MessageCodec other("other-run", kPeerA);
+        wire::Envelope ping;
+        ping.mutable_ping();
+        QVERIFY(errorOf([&] { b_.decode(other.encode(ping)); }).contains("another run"));
+        std::vector<zmq::message_t> frames = a_.encode(ping);
+        wire::Envelope edited;
+        edited.ParseFromArray(frames[0].data(), int(frames[0].size()));
+        edited.set_version(9);
+        std::string bytes = edited.SerializeAsString();
+        std::vector<zmq::message_t> versioned;
+        versioned.emplace_back(bytes.data(), bytes.size());
+        QVERIFY(errorOf([&] { b_.decode(std::move(versioned)); }).contains("version 9"));
+        edited.set_version(1);
+        edited.set_sender("short");
+        bytes = edited.SerializeAsString();
+        std::vector<zmq::message_t> shortSender;
+        shortSender.emplace_back(bytes.data(), bytes.size());
+        QVERIFY(
+            errorOf([&] { b_.decode(std::move(shortSender)); }).contains("sender must be a 32-byte peer id"));
+
+        wire::Envelope empty;
+        QVERIFY(rejection(empty).contains("no known body"));
+        // Three frames: more than any body takes.
+        std::vector<zmq::message_t> extra;
+        extra.push_back(frameOf(4));
+        extra.push_back(frameOf(4));
+        QVERIFY(rejection(ping, std::move(extra)).contains("1 to 2 frames"));
+    }
+
+    void partViolations() {
+        const auto withData = [](std::size_t bytes) {
+            std::vector<zmq::message_t> data;
+            data.push_back(frameOf(bytes));
+            return data;
+        };
+        QCOMPARE(rejection(tensorPart(300, wire::WIRE_FLOAT16), withData(600)), QString());
+        QVERIFY(rejection(tensorPart(300, wire::WIRE_FLOAT16), withData(599)).contains("600 expected"));
+        QVERIFY(rejection(tensorPart(300, wire::WIRE_FLOAT16)).contains("takes 1 data frame"));
+        QVERIFY(rejection(tensorPart(0, wire::WIRE_FLOAT16), withData(0)).contains("count must be in"));
+        QVERIFY(rejection(tensorPart(300, wire::WIRE_DTYPE_UNSPECIFIED), withData(600)).contains("dtype"));
+        QCOMPARE(rejection(tensorPart(300, wire::WIRE_UINT8_BLOCKWISE, 64), withData(300 + 8 * 5)),
+                 QString());
+
+        wire::Envelope nan = tensorPart(2, wire::WIRE_FLOAT32);
+        nan.mutable_tensor_part()->set_weight(std::nan(""));
+        QVERIFY(rejection(nan, withData(8)).contains("weight must be a finite"));
+        wire::Envelope negative = tensorPart(2, wire::WIRE_FLOAT32);
+        negative.mutable_tensor_part()->set_weight(-1.0);
+        QVERIFY(rejection(negative, withData(8)).contains("non-negative"));
+        wire::Envelope badGroup = tensorPart(2, wire::WIRE_FLOAT32);
+        badGroup.mutable_tensor_part()->set_group_id("xyz");
+        QVERIFY(rejection(badGroup, withData(8)).contains("group_id must be 16 bytes"));
+    }
+
+    void groupBeginViolations() {
+        const auto begin = [](const std::function<void(wire::GroupBegin&)>& edit) {
+            wire::Envelope envelope;
+            wire::GroupBegin* m = envelope.mutable_group_begin();
+            m->set_group_id(kGroup);
+            m->set_epoch(3);
+            *m->add_members() = member(kPeerA, wire::ROLE_NODE, "tcp://127.0.0.1:4000");
+            *m->add_members() = member(kPeerB, wire::ROLE_CLIENT, "");
+            *m->add_members() = member(std::string(32, 'c'), wire::ROLE_AUXILIARY, "tcp://[::1]:4001");
+            m->add_span_counts(70);
+            m->add_span_counts(0);
+            m->add_span_counts(30);
+            m->set_vector_size(100);
+            m->set_part_elements(262144);
+            m->mutable_encoding()->set_dtype(wire::WIRE_FLOAT16);
+            edit(*m);
+            return envelope;
+        };
+        QCOMPARE(rejection(begin([](auto&) {})), QString());
+        QVERIFY(rejection(begin([](auto& m) { m.set_vector_size(101); })).contains("do not add up"));
+        QVERIFY(rejection(begin([](auto& m) {
+                    m.set_span_counts(1, 10);
+                    m.set_span_counts(0, 60);
+                })).contains("span to a client"));
+        QVERIFY(
+            rejection(begin([](auto& m) { m.mutable_members(1)->set_peer_id(kPeerA); })).contains("twice"));
+        QVERIFY(rejection(begin([](auto& m) {
+                    m.mutable_members(0)->set_endpoint("ipc:///tmp/x");
+                })).contains("tcp://host:port"));
+        QVERIFY(rejection(begin([](auto& m) {
+                    m.mutable_members(0)->set_endpoint("tcp://127.0.0.1:70000");
+                })).contains("port"));
+        QVERIFY(rejection(begin([](auto& m) {
+                    m.mutable_members(1)->set_endpoint("tcp://127.0.0.1:5");
+                })).contains("a client has no endpoint"));
+        QVERIFY(
+            rejection(begin([](auto& m) { m.mutable_members(2)->set_weight(5.0); })).contains("auxiliary"));
+        QVERIFY(rejection(begin([](auto& m) {
+                    m.mutable_members(0)->set_bandwidth(std::numeric_limits<double>::infinity());
+                })).contains("bandwidth"));
+        QVERIFY(rejection(begin([](auto& m) { m.clear_span_counts(); })).contains("one entry per member"));
+        QVERIFY(rejection(begin([](auto& m) { m.set_part_elements(0); })).contains("part_elements"));
+    }
+
+    void otherBodies() {
+        wire::Envelope join;
+        join.mutable_join_request()->set_epoch(4);
+        join.mutable_join_request()->set_schema_hash(std::string(32, 's'));
+        *join.mutable_join_request()->mutable_member() =
+            member(kPeerA, wire::ROLE_NODE, "tcp://10.0.0.1:4000");
+        QCOMPARE(rejection(join), QString());
+        // The member a request describes must be its sender: no joining on someone else's behalf.
+        *join.mutable_join_request()->mutable_member() =
+            member(kPeerB, wire::ROLE_NODE, "tcp://10.0.0.1:4000");
+        QVERIFY(rejection(join).contains("not the sender"));
+
+        wire::Envelope reply;
+        reply.mutable_join_reply()->set_code(wire::JoinReply::REDIRECT);
+        QVERIFY(rejection(reply).contains("suggested_leader"));
+        reply.mutable_join_reply()->set_suggested_leader(kPeerB);
+        reply.mutable_join_reply()->set_suggested_endpoint("tcp://host.example:4000");
+        QCOMPARE(rejection(reply), QString());
+
+        wire::Envelope chunk;
+        chunk.mutable_state_chunk()->set_chunk(2);
+        chunk.mutable_state_chunk()->set_chunks(3);
+        chunk.mutable_state_chunk()->set_snapshot_id(std::string(16, 'n'));
+        std::vector<zmq::message_t> data;
+        data.push_back(frameOf(10));
+        QVERIFY(rejection(chunk, std::move(data)).contains("sha256"));
+        chunk.mutable_state_chunk()->set_sha256(std::string(32, 'h'));
+        data.clear();
+        data.push_back(frameOf(10));
+        QCOMPARE(rejection(chunk, std::move(data)), QString());
+
+        wire::Envelope leave;
+        leave.mutable_leave()->set_reason(std::string(5000, 'x'));
+        QVERIFY(rejection(leave).contains("longer than"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMessageCodec)
+#include "tst_message_codec.moc"

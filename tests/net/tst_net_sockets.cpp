@@ -1,0 +1,90 @@
+// SocketFactory over real TCP on loopback: a DEALER reaches a ROUTER under its peer id, replies find
+// their way back, a ROUTER refuses to send to a peer it does not know, and an oversized frame never
+// reaches the application.
+#include "core/net/MessageCodec.h"
+#include "core/net/SocketFactory.h"
+#include "core/net/WireLimits.h"
+
+#include <QtTest>
+
+using namespace sahaj::net;
+namespace wire = sahaj::wire;
+using namespace std::chrono_literals;
+
+namespace {
+
+const std::string kServer(32, 's');
+const std::string kClient(32, 'c');
+
+wire::Envelope ping() {
+    wire::Envelope envelope;
+    envelope.mutable_ping();
+    return envelope;
+}
+
+} // namespace
+
+class TestNetSockets : public QObject {
+    Q_OBJECT
+
+    zmq::context_t context_;
+
+private Q_SLOTS:
+    void requestAndReply() {
+        SocketFactory server(context_, kServer);
+        SocketFactory client(context_, kClient);
+        zmq::socket_t router = server.bindRouter("tcp://127.0.0.1:0");
+        const std::string endpoint = SocketFactory::boundEndpoint(router);
+        QVERIFY2(endpoint.rfind("tcp://127.0.0.1:", 0) == 0 && endpoint != "tcp://127.0.0.1:0",
+                 endpoint.c_str());
+        zmq::socket_t dealer = client.connectDealer(endpoint);
+
+        const MessageCodec clientCodec("demo", kClient);
+        const MessageCodec serverCodec("demo", kServer);
+        auto request0 = clientCodec.encode(ping());
+        QVERIFY(MessageCodec::send(dealer, request0));
+        QVERIFY(request0.empty());
+        zmq::message_t route;
+        auto frames = MessageCodec::receive(router, 10s, &route);
+        QVERIFY(frames.has_value());
+        // The routing id is the client's peer id, so the server knows whom the connection belongs to.
+        QCOMPARE(route.to_string(), kClient);
+        const WireMessage request = serverCodec.decode(std::move(*frames));
+        QCOMPARE(request.envelope.sender(), kClient);
+        QVERIFY(request.envelope.has_ping());
+
+        wire::Envelope pong;
+        pong.mutable_pong();
+        auto pongFrames = serverCodec.encode(pong);
+        QVERIFY(MessageCodec::send(router, pongFrames, &route));
+        auto reply = MessageCodec::receive(dealer, 10s);
+        QVERIFY(reply.has_value());
+        QVERIFY(clientCodec.decode(std::move(*reply)).envelope.has_pong());
+
+        // ROUTER_MANDATORY: a reply to a peer that never connected is refused, not silently dropped.
+        const zmq::message_t stranger(std::string(32, 'x'));
+        auto lost = serverCodec.encode(pong);
+        QVERIFY(!MessageCodec::send(router, lost, &stranger));
+        QCOMPARE(lost.size(), std::size_t(1)); // still the caller's
+        // Nothing else arrived.
+        QVERIFY(!MessageCodec::receive(dealer, 200ms).has_value());
+    }
+
+    void oversizedFramesAreDropped() {
+        SocketFactory server(context_, kServer);
+        SocketFactory client(context_, kClient);
+        zmq::socket_t router = server.bindRouter("tcp://127.0.0.1:0");
+        zmq::socket_t dealer = client.connectDealer(SocketFactory::boundEndpoint(router));
+        const MessageCodec codec("demo", kClient);
+
+        // A frame over ZMQ_MAXMSGSIZE makes libzmq drop the connection before the application sees it.
+        std::vector<zmq::message_t> data;
+        data.emplace_back(WireLimits::kMaxDataFrameBytes + 1);
+        std::vector<zmq::message_t> frames = codec.encode(ping(), std::move(data));
+        QVERIFY(MessageCodec::send(dealer, frames));
+        QVERIFY(!MessageCodec::receive(router, 2s).has_value());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNetSockets)
+#include "tst_net_sockets.moc"
