@@ -1,5 +1,6 @@
 // sahaj-bench-allreduce: the butterfly all-reduce on links of known speed (network namespaces shaped
-// with tc tbf by scripts/netns/setup.sh), against the load-balanced lower bound for those bandwidths.
+// with tc tbf by scripts/netns/setup.sh), against the load-balanced lower bound for those bandwidths and
+// against c10d's ProcessGroupGloo (gloo's ring all-reduce) on the same links and the same vector.
 //
 // For each bandwidth set: one sahaj-allreduce-peer process per peer, each in its own namespace, averages
 // a vector of --size values (sahajBERT's 18.1 M by default) in fp16 on the wire, first with the load
@@ -7,7 +8,16 @@
 // the least time any split can take when peer i moves V·(1 + (G−2)·w_i) values each way at its link
 // rate (LoadBalancer). The ratio measured / bound is the figure (≥ 1; TCP/IP headers alone cost ~3 %).
 //
-// Needs root (namespaces) and the sahaj-allreduce-peer executable of the test build.
+// Then one sahaj-gloo-peer per peer runs gloo's ring on the same vector, also fp16 on the wire (gloo's
+// allreduce takes at::kHalf tensors). Gloo has no client role: every peer, clients included, is a rank of
+// the ring, which moves 2·(G−1)/G·V values each way through every link, so its slowest link bounds it.
+// What each figure includes: Sahaj's round starts when a peer receives the group (its DEALERs connect to
+// the aggregators inside the round; a round of a few thousand values, also printed, shows what that and
+// the latency cost); gloo's figure excludes the store, the connection of its full mesh and a warm-up
+// all-reduce (printed as gloo setup). Both include the fp32 → fp16 → fp32 conversions and the division.
+//
+// Needs root (namespaces), the sahaj-allreduce-peer executable of the test build and, for the baseline,
+// sahaj-gloo-peer (built where libgloo-dev is installed).
 #include "core/collab/GroupSpec.h"
 #include "core/collab/LoadBalancer.h"
 #include "core/collab/TensorEncoding.h"
@@ -47,7 +57,8 @@ QTextStream& out() {
 QJsonObject readJsonLine(QProcess& process, int timeoutMs) {
     QElapsedTimer timer;
     timer.start();
-    while (!process.canReadLine() && timer.elapsed() < timeoutMs)
+    // A process that has exited can print no more: stop waiting for it at once.
+    while (!process.canReadLine() && timer.elapsed() < timeoutMs && process.state() != QProcess::NotRunning)
         process.waitForReadyRead(200);
     return process.canReadLine() ? QJsonDocument::fromJson(process.readLine()).object() : QJsonObject();
 }
@@ -79,18 +90,32 @@ bool run(const QString& program, const QStringList& arguments) {
     return process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
 }
 
+// Starts program in namespace PREFIX-index; its standard error goes to ours.
+std::unique_ptr<QProcess> startInNamespace(const QString& prefix, std::size_t index, const QString& program,
+                                           const QStringList& arguments) {
+    auto process = std::make_unique<QProcess>();
+    process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    process->start("ip", QStringList{"netns", "exec", QString("%1-%2").arg(prefix).arg(index), program} +
+                             arguments);
+    return process;
+}
+
+void finish(QProcess& process) {
+    process.closeWriteChannel();
+    if (!process.waitForFinished(10000))
+        process.kill();
+}
+
 // One round on the shaped network with the given span counts; returns the slowest member's seconds.
 double round(const QString& peerProgram, const QString& prefix, const std::vector<PeerSpec>& set,
              std::int64_t size, std::vector<std::int64_t> counts, bool& complete) {
     std::vector<Peer> peers(set.size());
     for (std::size_t i = 0; i < set.size(); ++i) {
-        peers[i].process = std::make_unique<QProcess>();
-        peers[i].process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
         const QString address = QString("10.77.0.%1").arg(i + 1);
-        peers[i].process->start("ip",
-                                {"netns", "exec", QString("%1-%2").arg(prefix).arg(i), peerProgram, "--role",
-                                 set[i].client ? "client" : "node", "--index", QString::number(i), "--size",
-                                 QString::number(size), "--bind", address, "--timeout-ms", "120000"});
+        peers[i].process =
+            startInNamespace(prefix, i, peerProgram,
+                             {"--role", set[i].client ? "client" : "node", "--index", QString::number(i),
+                              "--size", QString::number(size), "--bind", address, "--timeout-ms", "120000"});
     }
     collab::GroupSpec spec;
     spec.groupId = std::string(16, 'B');
@@ -118,12 +143,38 @@ double round(const QString& peerProgram, const QString& prefix, const std::vecto
         slowest = std::max(slowest, result.value("seconds").toDouble());
         complete = complete && result.value("complete").toBool();
     }
-    for (Peer& peer : peers) {
-        peer.process->closeWriteChannel();
-        if (!peer.process->waitForFinished(10000))
-            peer.process->kill();
-    }
+    for (Peer& peer : peers)
+        finish(*peer.process);
     return slowest;
+}
+
+struct GlooOutcome {
+    double seconds = 0.0;      // the slowest rank's timed all-reduce
+    double setupSeconds = 0.0; // the slowest rank's store, mesh and warm-up, not timed
+    bool complete = false;     // every rank reported
+};
+
+// One gloo ring all-reduce with every peer as a rank; rank 0's namespace (10.77.0.1) hosts the store.
+GlooOutcome glooRound(const QString& glooProgram, const QString& prefix, std::size_t peerCount,
+                      std::int64_t size) {
+    std::vector<std::unique_ptr<QProcess>> ranks;
+    for (std::size_t i = 0; i < peerCount; ++i)
+        ranks.push_back(startInNamespace(
+            prefix, i, glooProgram,
+            {"--rank", QString::number(i), "--world", QString::number(peerCount), "--store-addr", "10.77.0.1",
+             "--store-port", "29500", "--iface", QString("p%1%2").arg(prefix).arg(i), "--size",
+             QString::number(size), "--dtype", "f16", "--timeout-ms", "600000"}));
+    GlooOutcome outcome;
+    outcome.complete = true;
+    for (const auto& rank : ranks) {
+        const QJsonObject result = readJsonLine(*rank, 660000);
+        outcome.complete = outcome.complete && result.contains("seconds");
+        outcome.seconds = std::max(outcome.seconds, result.value("seconds").toDouble());
+        outcome.setupSeconds = std::max(outcome.setupSeconds, result.value("setup_seconds").toDouble());
+    }
+    for (const auto& rank : ranks)
+        finish(*rank);
+    return outcome;
 }
 
 } // namespace
@@ -133,25 +184,52 @@ int main(int argc, char** argv) {
     QStringList sets{"100,100,100,100", "1000,100,100,20", "1000,500,200,100,100,50,50c,20c"};
     std::int64_t size = 18'105'474;
     QString peerProgram = QString::fromUtf8(SAHAJ_ALLREDUCE_PEER);
+#ifdef SAHAJ_GLOO_PEER
+    QString glooProgram = QString::fromUtf8(SAHAJ_GLOO_PEER);
+#else
+    QString glooProgram;
+#endif
     const QString netns = QString::fromUtf8(SAHAJ_SOURCE_DIR) + "/scripts/netns/";
     const QStringList args = app.arguments();
+    bool usage = args.size() % 2 == 0;
     for (int i = 1; i + 1 < args.size(); i += 2) {
+        bool ok = true;
         if (args[i] == "--sets")
             sets = args[i + 1].split(';');
         else if (args[i] == "--size")
-            size = args[i + 1].toLongLong();
+            size = args[i + 1].toLongLong(&ok);
         else if (args[i] == "--peer")
             peerProgram = args[i + 1];
-        else {
-            QTextStream(stderr)
-                << "usage: sahaj-bench-allreduce [--sets \"100,100;1000,20c\"] [--size N] [--peer PATH]\n";
-            return 2;
-        }
+        else if (args[i] == "--gloo-peer")
+            glooProgram = args[i + 1];
+        else
+            ok = false;
+        usage = usage || !ok || size < 16;
+    }
+    std::vector<std::vector<PeerSpec>> parsedSets;
+    try {
+        for (const QString& text : sets)
+            parsedSets.push_back(parseSet(text));
+    } catch (const std::invalid_argument& error) {
+        QTextStream(stderr) << error.what() << "\n";
+        usage = true;
+    }
+    if (usage) {
+        QTextStream(stderr) << "usage: sahaj-bench-allreduce [--sets \"100,100;1000,20c\"] [--size N >= 16] "
+                               "[--peer PATH] [--gloo-peer PATH (\"\": no gloo baseline)]\n";
+        return 2;
     }
     const QString prefix = "sbench";
-    out() << "all-reduce of " << size << " values, fp16 on the wire, links shaped with tc tbf\n";
-    for (const QString& text : sets) {
-        const std::vector<PeerSpec> set = parseSet(text);
+    // Enough values for every member to aggregate some, few enough that moving them takes no time.
+    constexpr std::int64_t tinySize = 4096;
+    out() << "all-reduce of " << size << " values, fp16 on the wire, links shaped with tc tbf\n"
+          << "sahaj: slowest member's round from receiving the group (ZeroMQ connects inside it); gloo: "
+             "slowest rank's all-reduce after a warm-up (store, mesh and warm-up not timed); both with the "
+             "fp32/fp16 conversions and the division. Gloo has no client role: clients are ring ranks too.\n";
+    if (glooProgram.isEmpty())
+        out() << "no gloo baseline: sahaj-gloo-peer was not built (install libgloo-dev and reconfigure)\n";
+    for (std::size_t s = 0; s < parsedSets.size(); ++s) {
+        const std::vector<PeerSpec>& set = parsedSets[s];
         QStringList rates;
         std::vector<collab::MemberBandwidth> bandwidths;
         for (const PeerSpec& peer : set) {
@@ -181,8 +259,24 @@ int main(int argc, char** argv) {
             equalBound =
                 std::max(equalBound, (1.0 + (set.size() - 2.0) * share) / bandwidths[i].bandwidth * size);
         }
+        // What connecting and latency cost inside a Sahaj round: the same group on a vector that takes no
+        // time to move.
+        bool completeTiny = false;
+        const double tiny = round(peerProgram, prefix, set, tinySize,
+                                  collab::LoadBalancer::apportion(balance.shares, tinySize), completeTiny);
+        GlooOutcome gloo;
+        if (!glooProgram.isEmpty())
+            gloo = glooRound(glooProgram, prefix, set.size(), size);
         run(netns + "teardown.sh", {prefix});
-        out() << QString("set {%1} Mbit/s\n").arg(text);
+
+        // The ring sends and receives 2·(G−1)/G·V values through every link: the slowest link bounds it.
+        double slowestLink = bandwidths.front().bandwidth;
+        for (const collab::MemberBandwidth& member : bandwidths)
+            slowestLink = std::min(slowestLink, member.bandwidth);
+        const double peers = static_cast<double>(set.size());
+        const double ringBound = 2.0 * (peers - 1.0) / peers * static_cast<double>(size) / slowestLink;
+
+        out() << QString("set {%1} Mbit/s\n").arg(sets[static_cast<qsizetype>(s)]);
         out() << QString("  load-balanced spans: %1 s, bound %2 s, ratio %3%4\n")
                      .arg(balanced, 0, 'f', 2)
                      .arg(bound, 0, 'f', 2)
@@ -194,6 +288,22 @@ int main(int argc, char** argv) {
                      .arg(equalBound, 0, 'f', 2)
                      .arg(even / bound, 0, 'f', 3)
                      .arg(completeEqual ? "" : " (INCOMPLETE)");
+        out() << QString(
+                     "  sahaj round of %1 values (connects and latency, inside the figures above): %2 s%3\n")
+                     .arg(tinySize)
+                     .arg(tiny, 0, 'f', 3)
+                     .arg(completeTiny ? "" : " (INCOMPLETE)");
+        if (!glooProgram.isEmpty()) {
+            out() << QString("  gloo ring: %1 s, ratio to the load-balanced bound %2 (ring bound %3 s; setup "
+                             "not timed: %4 s)%5\n")
+                         .arg(gloo.seconds, 0, 'f', 2)
+                         .arg(gloo.seconds / bound, 0, 'f', 3)
+                         .arg(ringBound, 0, 'f', 2)
+                         .arg(gloo.setupSeconds, 0, 'f', 2)
+                         .arg(gloo.complete ? "" : " (INCOMPLETE)");
+            if (gloo.complete && gloo.seconds > 0.0)
+                out() << QString("  sahaj / gloo: %1\n").arg(balanced / gloo.seconds, 0, 'f', 3);
+        }
         out().flush();
     }
     return 0;

@@ -23,8 +23,9 @@ done
 packages=(
   # toolchain
   build-essential cmake ninja-build pkg-config git clang-format
-  # tensors; OpenBLAS with threads makes Debian's torch use a fast GEMM
-  libtorch-dev libopenblas0-pthread
+  # tensors; OpenBLAS with threads makes Debian's torch use a fast GEMM; gloo's headers for libtorch's
+  # ProcessGroupGloo, the all-reduce benchmark's baseline
+  libtorch-dev libopenblas0-pthread libgloo-dev
   # Qt 6
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-charts-dev qt6-svg-dev libqt6sql6-sqlite
   # networking, discovery (OpenDHT's CMake config needs msgpack-cxx and jsoncpp found first), crypto,
