@@ -9,10 +9,12 @@
 #include <array>
 #include <bit>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 namespace sahaj::model {
@@ -236,6 +238,134 @@ void checkLayout(std::vector<Entry>& entries, std::uint64_t dataSize, const std:
 
 } // namespace
 
+namespace {
+
+// Where a safetensors image is read from: a file, read sequentially, or bytes already in memory.
+class ByteSource {
+public:
+    virtual ~ByteSource() = default;
+    virtual bool read(void* into, std::uint64_t bytes) = 0;
+};
+
+class FileSource : public ByteSource {
+public:
+    explicit FileSource(std::FILE* file) : file_(file) {}
+    bool read(void* into, std::uint64_t bytes) override { return std::fread(into, 1, bytes, file_) == bytes; }
+
+private:
+    std::FILE* file_;
+};
+
+class MemorySource : public ByteSource {
+public:
+    explicit MemorySource(std::string_view bytes) : bytes_(bytes) {}
+    bool read(void* into, std::uint64_t bytes) override {
+        if (bytes > bytes_.size() - position_)
+            return false;
+        std::memcpy(into, bytes_.data() + position_, bytes);
+        position_ += bytes;
+        return true;
+    }
+
+private:
+    std::string_view bytes_;
+    std::size_t position_ = 0;
+};
+
+// Parses a whole image of `totalSize` bytes from `source`; `fail` prefixes every error message.
+SafeTensors::Content parseImage(ByteSource& source, std::uint64_t totalSize, const std::string& fail) {
+    if (totalSize < 8)
+        throw std::runtime_error(fail + "truncated: " + std::to_string(totalSize) +
+                                 " bytes, less than the 8-byte header length");
+    std::array<unsigned char, 8> lengthBytes{};
+    if (!source.read(lengthBytes.data(), 8))
+        throw std::runtime_error(fail + "cannot read the header length");
+    std::uint64_t headerSize = 0;
+    for (int i = 7; i >= 0; --i)
+        headerSize = (headerSize << 8) | lengthBytes[static_cast<std::size_t>(i)];
+    if (headerSize > SafeTensors::kMaxHeaderSize)
+        throw std::runtime_error(fail + "header length " + std::to_string(headerSize) +
+                                 " exceeds the limit of " + std::to_string(SafeTensors::kMaxHeaderSize) + " bytes");
+    if (headerSize > totalSize - 8)
+        throw std::runtime_error(fail + "header length " + std::to_string(headerSize) +
+                                 " is larger than the rest of the file (" + std::to_string(totalSize - 8) +
+                                 " bytes): truncated or not a safetensors file");
+    std::string headerText(headerSize, '\0');
+    if (headerSize > 0 && !source.read(headerText.data(), headerSize))
+        throw std::runtime_error(fail + "cannot read the header");
+
+    const nlohmann::json header = parseHeader(headerText, fail);
+    SafeTensors::Content content;
+    std::vector<Entry> entries;
+    for (const auto& [name, value] : header.items()) {
+        if (name == "__metadata__")
+            content.metadata = parseMetadata(value, fail);
+        else
+            entries.push_back(parseEntry(name, value, fail));
+    }
+    const std::uint64_t dataSize = totalSize - 8 - headerSize;
+    checkLayout(entries, dataSize, fail);
+
+    // The ranges are contiguous and sorted, so one sequential pass reads every tensor straight into its
+    // storage: no second copy of a file in memory.
+    for (const Entry& e : entries) {
+        at::Tensor tensor = torch::empty(e.shape, torch::TensorOptions().dtype(e.dtype->type));
+        const std::uint64_t bytes = e.end - e.begin;
+        if (bytes > 0 && !source.read(tensor.data_ptr(), bytes))
+            throw std::runtime_error(fail + "truncated while reading tensor '" + e.name + "'");
+        content.tensors.emplace(e.name, std::move(tensor));
+    }
+    return content;
+}
+
+// The 8-byte length, the header and the tensors (contiguous CPU copies where needed) of an image.
+struct Layout {
+    std::string head; // length bytes + header text
+    std::vector<at::Tensor> data;
+};
+
+Layout layoutOf(const SafeTensors::Tensors& tensors, const SafeTensors::Metadata& metadata,
+                const std::string& where) {
+    Layout layout;
+    // ordered_json: "__metadata__" first, then the tensors in name order, as the reference writer does.
+    nlohmann::ordered_json header = nlohmann::ordered_json::object();
+    if (!metadata.empty())
+        header["__metadata__"] = metadata;
+    std::uint64_t offset = 0;
+    for (const auto& [name, tensor] : tensors) {
+        if (name == "__metadata__")
+            throw std::invalid_argument("cannot store a tensor named '__metadata__' in " + where);
+        if (!tensor.defined())
+            throw std::invalid_argument("cannot store undefined tensor '" + name + "' in " + where);
+        const DtypeInfo* dtype = dtypeByType(tensor.scalar_type());
+        if (!dtype)
+            throw std::invalid_argument("cannot store tensor '" + name + "' of dtype " +
+                                        std::string(c10::toString(tensor.scalar_type())) + " in " + where +
+                                        " (supported: " + supportedDtypeNames() + ")");
+        // No copy for a tensor that is already a contiguous CPU tensor.
+        at::Tensor data = tensor.detach().to(at::kCPU).contiguous();
+        const std::uint64_t bytes = static_cast<std::uint64_t>(data.numel()) * dtype->size;
+        header[name] = {{"dtype", dtype->name},
+                        {"shape", data.sizes().vec()},
+                        {"data_offsets", {offset, offset + bytes}}};
+        offset += bytes;
+        layout.data.push_back(std::move(data));
+    }
+    std::string headerText = header.dump();
+    // Spaces are valid trailing JSON whitespace; they make the data start on an 8-byte boundary.
+    headerText.append((8 - headerText.size() % 8) % 8, ' ');
+    for (std::size_t i = 0; i < 8; ++i)
+        layout.head.push_back(static_cast<char>((static_cast<std::uint64_t>(headerText.size()) >> (8 * i)) & 0xff));
+    layout.head += headerText;
+    return layout;
+}
+
+std::string_view bytesOf(const at::Tensor& data) {
+    return {static_cast<const char*>(data.data_ptr()), static_cast<std::size_t>(data.numel()) * data.element_size()};
+}
+
+} // namespace
+
 SafeTensors::Content SafeTensors::read(const std::filesystem::path& path) {
     const std::string fail = "safetensors file '" + path.string() + "': ";
     std::error_code error;
@@ -246,95 +376,35 @@ SafeTensors::Content SafeTensors::read(const std::filesystem::path& path) {
     if (!file)
         throw std::runtime_error(fail + "cannot open");
     FileCloser closer(file);
+    FileSource source(file);
+    return parseImage(source, fileSize, fail);
+}
 
-    if (fileSize < 8)
-        throw std::runtime_error(fail + "truncated: " + std::to_string(fileSize) +
-                                 " bytes, less than the 8-byte header length");
-    std::array<unsigned char, 8> lengthBytes{};
-    if (std::fread(lengthBytes.data(), 1, 8, file) != 8)
-        throw std::runtime_error(fail + "cannot read the header length");
-    std::uint64_t headerSize = 0;
-    for (int i = 7; i >= 0; --i)
-        headerSize = (headerSize << 8) | lengthBytes[static_cast<std::size_t>(i)];
-    if (headerSize > kMaxHeaderSize)
-        throw std::runtime_error(fail + "header length " + std::to_string(headerSize) +
-                                 " exceeds the limit of " + std::to_string(kMaxHeaderSize) + " bytes");
-    if (headerSize > fileSize - 8)
-        throw std::runtime_error(fail + "header length " + std::to_string(headerSize) +
-                                 " is larger than the rest of the file (" + std::to_string(fileSize - 8) +
-                                 " bytes): truncated or not a safetensors file");
-    std::string headerText(headerSize, '\0');
-    if (headerSize > 0 && std::fread(headerText.data(), 1, headerSize, file) != headerSize)
-        throw std::runtime_error(fail + "cannot read the header");
-
-    const nlohmann::json header = parseHeader(headerText, fail);
-    Content content;
-    std::vector<Entry> entries;
-    for (const auto& [name, value] : header.items()) {
-        if (name == "__metadata__")
-            content.metadata = parseMetadata(value, fail);
-        else
-            entries.push_back(parseEntry(name, value, fail));
-    }
-    const std::uint64_t dataSize = fileSize - 8 - headerSize;
-    checkLayout(entries, dataSize, fail);
-
-    // The ranges are contiguous and sorted, so one sequential pass reads every tensor straight into its
-    // storage: no second copy of the file in memory.
-    for (const Entry& e : entries) {
-        at::Tensor tensor = torch::empty(e.shape, torch::TensorOptions().dtype(e.dtype->type));
-        const std::uint64_t bytes = e.end - e.begin;
-        if (bytes > 0 && std::fread(tensor.data_ptr(), 1, bytes, file) != bytes)
-            throw std::runtime_error(fail + "truncated while reading tensor '" + e.name + "'");
-        content.tensors.emplace(e.name, std::move(tensor));
-    }
-    return content;
+SafeTensors::Content SafeTensors::decode(std::string_view bytes, const std::string& origin) {
+    MemorySource source(bytes);
+    return parseImage(source, bytes.size(), "safetensors data " + origin + ": ");
 }
 
 void SafeTensors::write(const std::filesystem::path& path, const Tensors& tensors, const Metadata& metadata) {
-    std::vector<std::pair<const std::string*, at::Tensor>> stored;
-    stored.reserve(tensors.size());
-    // ordered_json: "__metadata__" first, then the tensors in name order, as the reference writer does.
-    nlohmann::ordered_json header = nlohmann::ordered_json::object();
-    if (!metadata.empty())
-        header["__metadata__"] = metadata;
-    std::uint64_t offset = 0;
-    for (const auto& [name, tensor] : tensors) {
-        if (name == "__metadata__")
-            throw std::invalid_argument("cannot store a tensor named '__metadata__' in '" + path.string() +
-                                        "'");
-        if (!tensor.defined())
-            throw std::invalid_argument("cannot store undefined tensor '" + name + "' in '" + path.string() +
-                                        "'");
-        const DtypeInfo* dtype = dtypeByType(tensor.scalar_type());
-        if (!dtype)
-            throw std::invalid_argument("cannot store tensor '" + name + "' of dtype " +
-                                        std::string(c10::toString(tensor.scalar_type())) + " in '" +
-                                        path.string() + "' (supported: " + supportedDtypeNames() + ")");
-        // No copy for a tensor that is already a contiguous CPU tensor.
-        at::Tensor data = tensor.detach().to(at::kCPU).contiguous();
-        const std::uint64_t bytes = static_cast<std::uint64_t>(data.numel()) * dtype->size;
-        header[name] = {{"dtype", dtype->name},
-                        {"shape", data.sizes().vec()},
-                        {"data_offsets", {offset, offset + bytes}}};
-        offset += bytes;
-        stored.emplace_back(&name, std::move(data));
-    }
-    std::string headerText = header.dump();
-    // Spaces are valid trailing JSON whitespace; they make the data start on an 8-byte boundary.
-    headerText.append((8 - headerText.size() % 8) % 8, ' ');
-    std::array<char, 8> lengthBytes{};
-    for (std::size_t i = 0; i < 8; ++i)
-        lengthBytes[i] = static_cast<char>((static_cast<std::uint64_t>(headerText.size()) >> (8 * i)) & 0xff);
-
+    const Layout layout = layoutOf(tensors, metadata, "'" + path.string() + "'");
     AtomicFile::write(path, [&](const AtomicFile::Sink& sink) {
-        sink({lengthBytes.data(), lengthBytes.size()});
-        sink(headerText);
-        for (const auto& [name, data] : stored) {
-            const auto bytes = static_cast<std::size_t>(data.numel()) * data.element_size();
-            sink({static_cast<const char*>(data.data_ptr()), bytes});
-        }
+        sink(layout.head);
+        for (const at::Tensor& data : layout.data)
+            sink(bytesOf(data));
     });
+}
+
+std::string SafeTensors::encode(const Tensors& tensors, const Metadata& metadata) {
+    const Layout layout = layoutOf(tensors, metadata, "memory");
+    std::size_t total = layout.head.size();
+    for (const at::Tensor& data : layout.data)
+        total += bytesOf(data).size();
+    std::string bytes;
+    bytes.reserve(total);
+    bytes += layout.head;
+    for (const at::Tensor& data : layout.data)
+        bytes += bytesOf(data);
+    return bytes;
 }
 
 } // namespace sahaj::model

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 
 namespace sahaj::model {
 
@@ -40,6 +41,11 @@ public:
     // unsupported dtype, std::runtime_error for I/O failures.
     static void write(const std::filesystem::path& path, const Tensors& tensors,
                       const Metadata& metadata = {});
+
+    // The same format in memory, for state sent over the network: encode() gives the bytes write() would
+    // store; decode() checks them exactly as read() checks a file (`origin` names them in errors).
+    static std::string encode(const Tensors& tensors, const Metadata& metadata = {});
+    static Content decode(std::string_view bytes, const std::string& origin);
 };
 
 } // namespace sahaj::model

@@ -205,6 +205,34 @@ private Q_SLOTS:
             QVERIFY2(what.contains(message), e.what());
             QVERIFY2(what.contains("bad.safetensors"), e.what()); // the error names the file
         }
+        // Bytes received over the network get the same checks.
+        try {
+            SafeTensors::decode(bytes.toStdString(), "from peer X");
+            QFAIL("the bad bytes were accepted");
+        } catch (const std::runtime_error& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(message), e.what());
+            QVERIFY2(QString::fromUtf8(e.what()).contains("from peer X"), e.what());
+        }
+    }
+
+    void memoryImageEqualsTheFile() {
+        torch::manual_seed(3);
+        const SafeTensors::Tensors tensors{{"b", torch::randn({3, 5})},
+                                           {"a", torch::randint(0, 100, {7}, torch::kLong)},
+                                           {"h", torch::randn({2, 2}).to(torch::kHalf)}};
+        const SafeTensors::Metadata metadata{{"epoch", "12"}};
+        const auto file = path("image.safetensors");
+        SafeTensors::write(file, tensors, metadata);
+        std::ifstream in(file, std::ios::binary);
+        const std::string onDisk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string encoded = SafeTensors::encode(tensors, metadata);
+        QVERIFY(encoded == onDisk);
+        const SafeTensors::Content content = SafeTensors::decode(encoded, "memory");
+        QCOMPARE(content.metadata.at("epoch"), std::string("12"));
+        for (const auto& [name, tensor] : tensors)
+            QVERIFY(torch::equal(content.tensors.at(name), tensor));
+        // A cut image is refused, naming where the data came from.
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, SafeTensors::decode(encoded.substr(0, encoded.size() - 1), "cut"));
     }
 
     void missingFileIsAClearError() {

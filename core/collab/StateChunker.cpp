@@ -1,0 +1,45 @@
+#include "core/collab/StateChunker.h"
+
+#include "core/net/WireLimits.h"
+
+#include <QCryptographicHash>
+
+#include <stdexcept>
+
+namespace sahaj::collab {
+
+StateChunker::StateChunker(std::string bytes, std::uint64_t epoch, std::size_t chunkBytes)
+    : bytes_(std::move(bytes)), epoch_(epoch), chunkBytes_(chunkBytes) {
+    if (bytes_.empty() || chunkBytes_ == 0 || chunkBytes_ > net::WireLimits::kMaxDataFrameBytes)
+        throw std::invalid_argument("a state snapshot needs bytes and a chunk size in [1, 64 MiB]");
+    const std::size_t count = (bytes_.size() + chunkBytes_ - 1) / chunkBytes_;
+    if (count > net::WireLimits::kMaxStateChunks)
+        throw std::invalid_argument("the state snapshot is too large for its chunk size");
+    chunks_ = static_cast<std::uint32_t>(count);
+    sha256_ = QCryptographicHash::hash(QByteArrayView(bytes_.data(), static_cast<qsizetype>(bytes_.size())),
+                                       QCryptographicHash::Sha256)
+                  .toStdString();
+}
+
+wire::StateChunk StateChunker::header(std::uint32_t index) const {
+    if (index >= chunks_)
+        throw std::out_of_range("state chunk " + std::to_string(index) + " of " + std::to_string(chunks_));
+    wire::StateChunk chunk;
+    chunk.set_epoch(epoch_);
+    chunk.set_chunk(index);
+    chunk.set_chunks(chunks_);
+    chunk.set_snapshot_id(sha256_.substr(0, 16));
+    if (index + 1 == chunks_)
+        chunk.set_sha256(sha256_);
+    return chunk;
+}
+
+zmq::message_t StateChunker::data(std::uint32_t index) const {
+    if (index >= chunks_)
+        throw std::out_of_range("state chunk " + std::to_string(index) + " of " + std::to_string(chunks_));
+    const std::size_t begin = static_cast<std::size_t>(index) * chunkBytes_;
+    const std::size_t size = std::min(chunkBytes_, bytes_.size() - begin);
+    return zmq::message_t(bytes_.data() + begin, size);
+}
+
+} // namespace sahaj::collab

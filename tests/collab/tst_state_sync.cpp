@@ -1,0 +1,133 @@
+// State sync pieces: a training state survives serialisation exactly; a snapshot of another run or with
+// non-finite values is refused; chunks reassemble into the same bytes, and every inconsistency a donor
+// could send (order, splicing, epoch, size, hash) is refused.
+#include "core/collab/StateAssembler.h"
+#include "core/collab/StateChunker.h"
+#include "core/collab/StateSnapshot.h"
+#include "core/net/ProtocolViolation.h"
+#include "tests/common/TestFiles.h"
+
+#include <torch/torch.h>
+
+#include <QtTest>
+
+using namespace sahaj::collab;
+namespace wire = sahaj::wire;
+using sahaj::test::errorOf;
+
+namespace {
+
+TrainingState sampleState() {
+    torch::manual_seed(4);
+    TrainingState state;
+    state.epoch = 17;
+    state.step = 16;
+    state.parameters = {{"albert.embeddings.word_embeddings.weight", torch::randn({50, 8})},
+                        {"predictions.bias", torch::randn({50})}};
+    state.optimizer = {{"exp_avg.0", torch::randn({50, 8})}, {"step.0", torch::tensor({16}, torch::kLong)}};
+    return state;
+}
+
+std::string bytesOf(const zmq::message_t& frame) {
+    return {static_cast<const char*>(frame.data()), frame.size()};
+}
+
+} // namespace
+
+class TestStateSync : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void snapshotRoundTrip() {
+        const TrainingState state = sampleState();
+        const std::string bytes = StateSnapshot::serialize(state, "schema-A");
+        const TrainingState back = StateSnapshot::deserialize(bytes, "schema-A", "from donor");
+        QCOMPARE(back.epoch, std::uint64_t(17));
+        QCOMPARE(back.step, std::int64_t(16));
+        QCOMPARE(back.parameters.size(), std::size_t(2));
+        QCOMPARE(back.optimizer.size(), std::size_t(2));
+        for (const auto& [name, tensor] : state.parameters)
+            QVERIFY(torch::equal(back.parameters.at(name), tensor));
+        for (const auto& [name, tensor] : state.optimizer)
+            QVERIFY(torch::equal(back.optimizer.at(name), tensor));
+
+        QVERIFY(errorOf([&] {
+                    StateSnapshot::deserialize(bytes, "schema-B", "from donor");
+                }).contains("another run or model"));
+        TrainingState broken = sampleState();
+        broken.parameters.begin()->second[0][0] = std::numeric_limits<float>::quiet_NaN();
+        QVERIFY(errorOf([&] {
+                    StateSnapshot::deserialize(StateSnapshot::serialize(broken, "schema-A"), "schema-A", "x");
+                }).contains("non-finite"));
+        // A plain safetensors image (a model file) is not a state snapshot.
+        const std::string modelFile = sahaj::model::SafeTensors::encode(state.parameters, {{"format", "pt"}});
+        QVERIFY(errorOf([&] {
+                    StateSnapshot::deserialize(modelFile, "schema-A", "x");
+                }).contains("not a sahaj-state/1"));
+        QVERIFY(errorOf([&] {
+                    StateSnapshot::deserialize("garbage", "schema-A", "from donor");
+                }).contains("from donor"));
+    }
+
+    void chunksReassemble() {
+        const std::string bytes = StateSnapshot::serialize(sampleState(), "s");
+        const StateChunker chunker(bytes, 17, 1000); // several chunks, the last one short
+        QCOMPARE(chunker.chunks(), std::uint32_t((bytes.size() + 999) / 1000));
+        QVERIFY(chunker.chunks() >= 3);
+        StateAssembler assembler(/*minEpoch=*/17, /*maxBytes=*/1 << 20);
+        for (std::uint32_t i = 0; i < chunker.chunks(); ++i) {
+            const wire::StateChunk header = chunker.header(i);
+            QCOMPARE(header.sha256().empty(), i + 1 < chunker.chunks()); // only the last carries the hash
+            QCOMPARE(assembler.add(header, chunker.data(i)), i + 1 == chunker.chunks());
+        }
+        QVERIFY(assembler.complete());
+        QVERIFY(assembler.take() == bytes);
+    }
+
+    void inconsistentChunksAreRefused() {
+        const std::string bytes = StateSnapshot::serialize(sampleState(), "s");
+        const StateChunker chunker(bytes, 17, 1000);
+        const StateChunker other(bytes + "x", 17, 1000); // another snapshot of the same epoch
+        const auto feed =
+            [&](StateAssembler& assembler,
+                const std::function<void(std::uint32_t, wire::StateChunk&, std::string&)>& edit) {
+                return errorOf([&] {
+                    for (std::uint32_t i = 0; i < chunker.chunks(); ++i) {
+                        wire::StateChunk header = chunker.header(i);
+                        std::string data = bytesOf(chunker.data(i));
+                        edit(i, header, data);
+                        assembler.add(header, zmq::message_t(data.data(), data.size()));
+                    }
+                });
+            };
+        StateAssembler older(18, 1 << 20);
+        QVERIFY(feed(older, [](auto, auto&, auto&) {}).contains("older than ours"));
+        StateAssembler skipped(17, 1 << 20);
+        QVERIFY(feed(skipped, [](auto i, auto& h, auto&) {
+                    if (i == 1)
+                        h.set_chunk(2);
+                }).contains("where 1 was expected"));
+        StateAssembler spliced(17, 1 << 20);
+        QVERIFY(feed(spliced, [&](auto i, auto& h, auto&) {
+                    if (i == 1)
+                        h = other.header(1);
+                }).contains("another snapshot"));
+        StateAssembler flipped(17, 1 << 20);
+        QVERIFY(feed(flipped, [](auto i, auto&, auto& d) {
+                    if (i == 1)
+                        d[10] ^= 1;
+                }).contains("sha256 does not match"));
+        StateAssembler small(17, 1500);
+        QVERIFY(feed(small, [](auto, auto&, auto&) {}).contains("grows past 1500 bytes"));
+        StateAssembler recount(17, 1 << 20);
+        QVERIFY(feed(recount, [](auto i, auto& h, auto&) {
+                    if (i == 1)
+                        h.set_chunks(h.chunks() + 1);
+                }).contains("another snapshot"));
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, recount.take());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, StateChunker("", 1, 10));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStateSync)
+#include "tst_state_sync.moc"
