@@ -1,0 +1,53 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sahaj::net {
+class MessageCodec;
+class SocketFactory;
+} // namespace sahaj::net
+
+namespace sahaj::collab {
+
+struct StateDonor {
+    std::string peerId; // 32 bytes
+    std::string endpoint;
+};
+
+struct StateDownload {
+    std::string bytes; // the verified snapshot (StateSnapshot::deserialize next)
+    std::uint64_t epoch = 0;
+    std::string donor;                 // peer id of the donor that served it
+    std::vector<std::string> failures; // what went wrong with the donors tried before, for the log
+};
+
+// A newcomer's download: asks the donors in the given order (best first) for the snapshot chunk by
+// chunk through a DEALER, and on any failure — silence past the timeout, an error reply, a protocol
+// violation, a refused chunk (older, spliced, too large, bad hash) — drops that donor and starts over
+// with the next. One request is in flight at a time: simple, and a 4 MiB chunk keeps the link busy.
+class StateDownloader {
+public:
+    StateDownloader(const net::MessageCodec& codec, const net::SocketFactory& sockets, std::uint64_t minEpoch,
+                    std::uint64_t maxBytes, std::chrono::milliseconds chunkTimeout);
+
+    // nullopt when every donor failed (StateDownload::failures is then lost; lastFailures() keeps it).
+    std::optional<StateDownload> download(const std::vector<StateDonor>& donors);
+    const std::vector<std::string>& lastFailures() const { return failures_; }
+
+private:
+    std::optional<StateDownload> from(const StateDonor& donor);
+
+    const net::MessageCodec& codec_;
+    const net::SocketFactory& sockets_;
+    std::uint64_t minEpoch_;
+    std::uint64_t maxBytes_;
+    std::chrono::milliseconds chunkTimeout_;
+    std::vector<std::string> failures_;
+    std::uint64_t nextRequestId_ = 1;
+};
+
+} // namespace sahaj::collab

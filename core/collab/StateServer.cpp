@@ -1,0 +1,30 @@
+#include "core/collab/StateServer.h"
+
+#include "core/net/MessageCodec.h"
+
+namespace sahaj::collab {
+
+StateServer::StateServer(const net::MessageCodec& codec) : codec_(codec) {}
+
+void StateServer::offer(std::shared_ptr<const StateChunker> snapshot) {
+    snapshot_ = std::move(snapshot);
+}
+
+bool StateServer::answer(zmq::socket_t& router, const net::WireMessage& request) const {
+    const wire::StateRequest& asked = request.envelope.state_request();
+    wire::Envelope reply;
+    reply.set_request_id(request.envelope.request_id());
+    std::vector<zmq::message_t> data;
+    if (!snapshot_ || snapshot_->epoch() < asked.min_epoch()) {
+        reply.mutable_error()->set_message("no state as new as epoch " + std::to_string(asked.min_epoch()));
+    } else if (asked.chunk() >= snapshot_->chunks()) {
+        reply.mutable_error()->set_message("no chunk " + std::to_string(asked.chunk()));
+    } else {
+        *reply.mutable_state_chunk() = snapshot_->header(asked.chunk());
+        data.push_back(snapshot_->data(asked.chunk()));
+    }
+    std::vector<zmq::message_t> frames = codec_.encode(std::move(reply), std::move(data));
+    return net::MessageCodec::send(router, frames, &request.route, /*dontWait=*/true);
+}
+
+} // namespace sahaj::collab

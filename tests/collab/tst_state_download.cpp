@@ -1,0 +1,120 @@
+// State download over real sockets on loopback: a newcomer falls back past a dead donor, a donor with
+// only an older state, and a donor whose bytes were altered, and gets the exact snapshot from a good one.
+// Each donor runs on its own thread, which owns its ROUTER.
+#include "core/collab/StateChunker.h"
+#include "core/collab/StateDownloader.h"
+#include "core/collab/StateServer.h"
+#include "core/net/MessageCodec.h"
+#include "core/net/SocketFactory.h"
+
+#include <QtTest>
+
+#include <atomic>
+#include <future>
+#include <thread>
+
+using namespace sahaj;
+namespace wire = sahaj::wire;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A donor process in miniature: serves `snapshot` until stopped; `tamper` alters chunk 1's bytes.
+class Donor {
+public:
+    Donor(zmq::context_t& context, char id, std::shared_ptr<const collab::StateChunker> snapshot, bool tamper)
+        : peerId_(32, id) {
+        std::promise<std::string> bound;
+        endpoint_future_ = bound.get_future();
+        thread_ = std::thread([this, &context, snapshot, tamper, bound = std::move(bound)]() mutable {
+            const net::SocketFactory sockets(context, peerId_);
+            const net::MessageCodec codec("state-test", peerId_);
+            zmq::socket_t router = sockets.bindRouter("tcp://127.0.0.1:0");
+            bound.set_value(net::SocketFactory::boundEndpoint(router));
+            collab::StateServer server(codec);
+            server.offer(snapshot);
+            while (!stop_.load()) {
+                zmq::message_t route;
+                auto frames = net::MessageCodec::receive(router, 50ms, &route);
+                if (!frames)
+                    continue;
+                net::WireMessage request = codec.decode(std::move(*frames));
+                request.route = std::move(route);
+                if (!tamper || request.envelope.state_request().chunk() != 1) {
+                    server.answer(router, request);
+                    continue;
+                }
+                wire::Envelope reply;
+                reply.set_request_id(request.envelope.request_id());
+                *reply.mutable_state_chunk() = snapshot->header(1);
+                zmq::message_t data = snapshot->data(1);
+                static_cast<char*>(data.data())[3] ^= 0x40;
+                std::vector<zmq::message_t> payload;
+                payload.push_back(std::move(data));
+                auto out = codec.encode(std::move(reply), std::move(payload));
+                net::MessageCodec::send(router, out, &request.route);
+            }
+        });
+        endpoint_ = endpoint_future_.get();
+    }
+    ~Donor() {
+        stop_.store(true);
+        thread_.join();
+    }
+    collab::StateDonor donor() const { return {peerId_, endpoint_}; }
+
+private:
+    std::string peerId_;
+    std::string endpoint_;
+    std::future<std::string> endpoint_future_;
+    std::atomic<bool> stop_{false};
+    std::thread thread_;
+};
+
+} // namespace
+
+class TestStateDownload : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void fallsBackToAGoodDonor() {
+        zmq::context_t context;
+        std::string bytes(10'000, '\0');
+        for (std::size_t i = 0; i < bytes.size(); ++i)
+            bytes[i] = static_cast<char>(i * 7919 % 251);
+        const auto current = std::make_shared<const collab::StateChunker>(bytes, 5, 3000);
+        const auto older = std::make_shared<const collab::StateChunker>(bytes, 3, 3000);
+
+        Donor stale(context, 'S', older, false);
+        Donor liar(context, 'L', current, true);
+        Donor good(context, 'G', current, false);
+        const collab::StateDonor dead{std::string(32, 'D'), "tcp://127.0.0.1:9"}; // nothing listens there
+
+        const std::string me(32, 'N');
+        const net::SocketFactory sockets(context, me);
+        const net::MessageCodec codec("state-test", me);
+        collab::StateDownloader downloader(codec, sockets, /*minEpoch=*/5, /*maxBytes=*/1 << 20, 2000ms);
+        const auto result = downloader.download({dead, stale.donor(), liar.donor(), good.donor()});
+        QVERIFY2(result.has_value(),
+                 qPrintable(QString::fromStdString(
+                     downloader.lastFailures().empty() ? std::string() : downloader.lastFailures().back())));
+        QVERIFY(result->bytes == bytes);
+        QCOMPARE(result->epoch, std::uint64_t(5));
+        QCOMPARE(result->donor, std::string(32, 'G'));
+        QCOMPARE(result->failures.size(), std::size_t(3));
+        QVERIFY2(QString::fromStdString(result->failures[0]).contains("no connection"),
+                 result->failures[0].c_str());
+        QVERIFY2(QString::fromStdString(result->failures[1]).contains("no state as new as epoch 5"),
+                 result->failures[1].c_str());
+        QVERIFY2(QString::fromStdString(result->failures[2]).contains("sha256 does not match"),
+                 result->failures[2].c_str());
+
+        // Nobody good: nothing, and every failure reported.
+        collab::StateDownloader hopeless(codec, sockets, 5, 1 << 20, 500ms);
+        QVERIFY(!hopeless.download({dead, stale.donor()}).has_value());
+        QCOMPARE(hopeless.lastFailures().size(), std::size_t(2));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStateDownload)
+#include "tst_state_download.moc"
