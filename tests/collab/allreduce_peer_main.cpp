@@ -9,6 +9,7 @@
 #include "core/net/MessageCodec.h"
 #include "core/net/SocketFactory.h"
 #include "tests/collab/AllReduceTestVector.h"
+#include "tests/collab/PeerArguments.h"
 
 #include <QByteArray>
 #include <QCryptographicHash>
@@ -22,16 +23,7 @@
 
 using namespace sahaj;
 
-namespace {
-
-std::string argument(int argc, char** argv, const std::string& name, const std::string& fallback) {
-    for (int i = 1; i + 1 < argc; ++i)
-        if (argv[i] == "--" + name)
-            return argv[i + 1];
-    return fallback;
-}
-
-} // namespace
+using test::argument;
 
 int main(int argc, char** argv) {
     const std::string role = argument(argc, argv, "role", "node");

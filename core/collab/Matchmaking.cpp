@@ -1,0 +1,469 @@
+#include "core/collab/Matchmaking.h"
+
+#include "core/collab/GroupPlanner.h"
+#include "core/collab/LeaderCandidate.h"
+#include "core/collab/MatchmakingBoard.h"
+#include "core/net/MessageCodec.h"
+#include "core/net/MessageValidator.h"
+#include "core/net/ProtocolViolation.h"
+#include "core/net/SocketFactory.h"
+#include "core/net/WireLimits.h"
+
+#include <QString>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+
+namespace sahaj::collab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+// Other messages kept for the caller: beyond this many, the all-reduce's timeouts handle what is dropped.
+constexpr std::size_t kMaxEarlyMessages = 4096;
+
+std::uint64_t wallMs() {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                          std::chrono::system_clock::now().time_since_epoch())
+                                          .count());
+}
+
+// The steady-clock time at which the wall clock will read `ms`: now when it has passed, and never more than
+// a day ahead (a peer's expiration is its own claim).
+Clock::time_point steadyAt(std::uint64_t ms) {
+    const std::uint64_t now = wallMs();
+    const std::uint64_t ahead = std::min<std::uint64_t>(ms > now ? ms - now : 0, 24ull * 3600 * 1000);
+    return Clock::now() + std::chrono::milliseconds(ahead);
+}
+
+wire::MemberInfo infoOf(const GroupMember& member) {
+    wire::MemberInfo info;
+    info.set_peer_id(member.peerId);
+    info.set_role(member.role);
+    info.set_endpoint(member.endpoint);
+    info.set_bandwidth(member.bandwidth);
+    info.set_weight(member.weight);
+    return info;
+}
+
+GroupMember memberOf(const wire::MemberInfo& info) {
+    return {info.peer_id(), info.role(), info.endpoint(), info.bandwidth(), info.weight()};
+}
+
+// A member this leader accepted, and the request to answer should it redirect them.
+struct Accepted {
+    wire::MemberInfo info;
+    std::uint64_t requestId = 0;
+};
+
+// One formGroup call's state machine; kept out of the header so that Matchmaking stays a small interface.
+class MatchState {
+public:
+    MatchState(MatchmakingBoard& board, const net::MessageCodec& codec, const net::SocketFactory& sockets,
+               zmq::socket_t* router, const MatchmakingOptions& options, std::uint64_t epoch,
+               GroupMember self)
+        : board_(board), codec_(codec), sockets_(sockets), router_(router), options_(options), epoch_(epoch),
+          self_(std::move(self)) {}
+
+    MatchmakingResult run() {
+        deadline_ = Clock::now() + options_.deadline;
+        deadlineMs_ = wallMs() + static_cast<std::uint64_t>(options_.deadline.count());
+        if (router_)
+            declare();
+        std::optional<LeaderCandidate> next; // a leader a REDIRECT suggested
+        while (Clock::now() < deadline_) {
+            std::optional<LeaderCandidate> target = next ? next : bestCandidate();
+            next.reset();
+            if (!target) {
+                if (router_)
+                    declare(); // not even this peer's declaration is live: declare anew and lead
+                else
+                    serveUntil(std::min(deadline_, Clock::now() + options_.refreshInterval), nullptr);
+                continue;
+            }
+            if (target->peerId == self_.peerId) {
+                next = lead();
+                if (!next)
+                    return std::move(result_);
+                continue;
+            }
+            if (follow(*target, next))
+                return std::move(result_);
+        }
+        return alone();
+    }
+
+private:
+    using CandidateKey = std::pair<std::string, std::uint64_t>; // a declaration: peer id, expiration
+
+    static CandidateKey keyOf(const LeaderCandidate& candidate) {
+        return {candidate.peerId, candidate.expirationMs};
+    }
+
+    LeaderCandidate own() const { return {self_.peerId, self_.endpoint, myExpirationMs_}; }
+
+    void declare() {
+        myExpirationMs_ = wallMs() + static_cast<std::uint64_t>(options_.gatherTime.count());
+        gatherStart_ = Clock::now();
+        // The record outlives the gathering a little, so that late readers still find their leader.
+        const auto ttl = std::chrono::ceil<std::chrono::seconds>(options_.gatherTime) + 2s;
+        board_.declare(epoch_, self_.endpoint, options_.schemaHash, myExpirationMs_, ttl);
+    }
+
+    // Reads the declarations again; this peer's own counts even before the DHT shows it.
+    void refresh() {
+        candidates_ = board_.candidates(epoch_, options_.schemaHash, wallMs(), options_.dhtTimeout);
+        std::erase_if(candidates_, [&](const LeaderCandidate& c) { return c.peerId == self_.peerId; });
+        if (router_ && myExpirationMs_ > wallMs()) {
+            const LeaderCandidate me = own();
+            candidates_.insert(std::find_if(candidates_.begin(), candidates_.end(),
+                                            [&](const LeaderCandidate& c) { return me.betterThan(c); }),
+                               me);
+        }
+        lastRefresh_ = Clock::now();
+    }
+
+    std::optional<LeaderCandidate> bestCandidate() {
+        refresh();
+        for (const LeaderCandidate& candidate : candidates_)
+            if (!refused_.count(keyOf(candidate)))
+                return candidate;
+        return std::nullopt;
+    }
+
+    // Gathers members until this peer's expiration. Returns a better leader to join instead, or nullopt once
+    // the group began (result_ holds it).
+    std::optional<LeaderCandidate> lead() {
+        leading_ = true;
+        following_.reset();
+        const LeaderCandidate me = own();
+        const Clock::time_point end = std::min(steadyAt(myExpirationMs_), deadline_);
+        for (;;) {
+            const Clock::time_point now = Clock::now();
+            if (now >= end || (everyoneJoined() && now - gatherStart_ >= options_.minGatherTime))
+                break;
+            if (now - lastRefresh_ >= options_.refreshInterval) {
+                refresh();
+                for (const LeaderCandidate& candidate : candidates_) {
+                    if (!candidate.betterThan(me))
+                        break;
+                    if (!refused_.count(keyOf(candidate))) {
+                        leading_ = false;
+                        redirectFollowers(candidate);
+                        return candidate;
+                    }
+                }
+                continue;
+            }
+            serveUntil(std::min(end, lastRefresh_ + options_.refreshInterval), nullptr);
+        }
+        drainRouter(); // requests already queued still make it in
+        leading_ = false;
+        begin();
+        return std::nullopt;
+    }
+
+    // Every peer that declared for the epoch (as last read) has joined.
+    bool everyoneJoined() const {
+        return std::all_of(candidates_.begin(), candidates_.end(), [&](const LeaderCandidate& c) {
+            return c.peerId == self_.peerId || accepted_.count(c.peerId);
+        });
+    }
+
+    void redirectFollowers(const LeaderCandidate& better) {
+        for (const auto& [peerId, accepted] : accepted_) {
+            wire::Envelope envelope;
+            envelope.set_request_id(accepted.requestId);
+            wire::JoinReply* reply = envelope.mutable_join_reply();
+            reply->set_code(wire::JoinReply::REDIRECT);
+            reply->set_suggested_leader(better.peerId);
+            reply->set_suggested_endpoint(better.endpoint);
+            sendTo(peerId, std::move(envelope));
+        }
+        accepted_.clear();
+    }
+
+    // Plans the group of this leader and its accepted members and tells every member. A member that cannot
+    // be reached is a silent member, which the all-reduce's timeouts handle.
+    void begin() {
+        std::vector<GroupMember> members{self_};
+        for (const auto& [peerId, accepted] : accepted_)
+            members.push_back(memberOf(accepted.info));
+        result_.group = GroupPlanner::plan(std::move(members), epoch_, options_.encoding, options_.vectorSize,
+                                           options_.partElements);
+        result_.leader = true;
+        if (result_.group.members.size() < 2)
+            return;
+        const wire::GroupBegin begin = result_.group.toWire();
+        for (const GroupMember& member : result_.group.members) {
+            if (member.peerId == self_.peerId)
+                continue;
+            wire::Envelope envelope;
+            *envelope.mutable_group_begin() = begin;
+            sendTo(member.peerId, std::move(envelope));
+        }
+    }
+
+    MatchmakingResult alone() {
+        result_.group = GroupPlanner::plan({self_}, epoch_, options_.encoding, options_.vectorSize,
+                                           options_.partElements);
+        result_.leader = false;
+        return std::move(result_);
+    }
+
+    // Asks `target` to be let in. True once the group began (result_ holds it); otherwise `next` may name
+    // the leader a REDIRECT suggested, and a refusing or silent target is not asked again.
+    bool follow(const LeaderCandidate& target, std::optional<LeaderCandidate>& next) {
+        leading_ = false;
+        following_ = target;
+        zmq::socket_t dealer = sockets_.connectDealer(target.endpoint);
+        const std::uint64_t requestId = ++lastRequestId_;
+        wire::Envelope envelope;
+        envelope.set_request_id(requestId);
+        wire::JoinRequest* request = envelope.mutable_join_request();
+        request->set_epoch(epoch_);
+        request->set_schema_hash(options_.schemaHash);
+        *request->mutable_member() = infoOf(self_);
+        request->set_expiration_ms(deadlineMs_);
+        const Clock::time_point replyBy = std::min(deadline_, Clock::now() + options_.joinReplyTimeout);
+        if (!sendWithin(dealer, std::move(envelope), replyBy))
+            return refuse(target);
+
+        std::optional<wire::JoinReply> reply;
+        while (!reply) {
+            std::optional<net::WireMessage> message = serveUntil(replyBy, &dealer);
+            if (!message)
+                return refuse(target);
+            if (message->envelope.has_join_reply() && message->envelope.request_id() == requestId &&
+                message->envelope.sender() == target.peerId)
+                reply = message->envelope.join_reply();
+        }
+        if (reply->code() == wire::JoinReply::REDIRECT)
+            return redirect(target, *reply, next);
+        if (reply->code() != wire::JoinReply::ACCEPTED)
+            return refuse(target);
+
+        const Clock::time_point beginBy =
+            std::min(deadline_, steadyAt(target.expirationMs) + options_.beginGrace);
+        while (std::optional<net::WireMessage> message = serveUntil(beginBy, &dealer)) {
+            const wire::Envelope& received = message->envelope;
+            if (received.sender() != target.peerId)
+                continue;
+            if (received.has_group_begin())
+                return acceptGroup(received.group_begin()) || refuse(target);
+            if (received.has_join_reply() && received.join_reply().code() == wire::JoinReply::REDIRECT)
+                return redirect(target, received.join_reply(), next);
+            if (received.has_join_reply() && received.join_reply().code() != wire::JoinReply::ACCEPTED)
+                return refuse(target);
+        }
+        return refuse(target);
+    }
+
+    bool refuse(const LeaderCandidate& target) {
+        refused_.insert(keyOf(target));
+        return false;
+    }
+
+    // The target joined a better leader: follow it there. Its declaration may not have reached this peer's
+    // view of the DHT yet; being better, it expires no later than the target.
+    bool redirect(const LeaderCandidate& target, const wire::JoinReply& reply,
+                  std::optional<LeaderCandidate>& next) {
+        refuse(target);
+        if (reply.suggested_leader() == self_.peerId || reply.suggested_leader() == target.peerId)
+            return false;
+        LeaderCandidate suggested{reply.suggested_leader(), reply.suggested_endpoint(), target.expirationMs};
+        for (const LeaderCandidate& candidate : candidates_)
+            if (candidate.peerId == suggested.peerId)
+                suggested = candidate;
+        if (!refused_.count(keyOf(suggested)))
+            next = suggested;
+        return false;
+    }
+
+    bool acceptGroup(const wire::GroupBegin& begin) {
+        GroupSpec spec = GroupSpec::fromWire(begin);
+        const int me = spec.indexOf(self_.peerId);
+        if (spec.epoch != epoch_ || me < 0 || spec.vectorSize != options_.vectorSize ||
+            spec.members[static_cast<std::size_t>(me)].role != self_.role)
+            return false;
+        result_.group = std::move(spec);
+        result_.leader = false;
+        return true;
+    }
+
+    // Sends on a DEALER whose connection may still be completing (ZMQ_IMMEDIATE queues nothing until then),
+    // answering the ROUTER meanwhile.
+    bool sendWithin(zmq::socket_t& dealer, wire::Envelope envelope, Clock::time_point until) {
+        std::vector<zmq::message_t> frames = codec_.encode(std::move(envelope));
+        while (!net::MessageCodec::send(dealer, frames, nullptr, true)) {
+            if (Clock::now() >= until)
+                return false;
+            serveUntil(std::min(until, Clock::now() + 20ms), nullptr);
+        }
+        return true;
+    }
+
+    void sendTo(const std::string& peerId, wire::Envelope envelope) {
+        std::vector<zmq::message_t> frames = codec_.encode(std::move(envelope));
+        const zmq::message_t route(peerId.data(), peerId.size());
+        net::MessageCodec::send(*router_, frames, &route,
+                                true); // a peer gone or not reading is not waited for
+    }
+
+    // Waits until `until` for a message on `dealer` (returned, decoded), answering join requests on the
+    // ROUTER meanwhile and keeping its other messages for the caller.
+    std::optional<net::WireMessage> serveUntil(Clock::time_point until, zmq::socket_t* dealer) {
+        for (;;) {
+            const Clock::time_point now = Clock::now();
+            if (now >= until)
+                return std::nullopt;
+            std::vector<zmq::pollitem_t> items;
+            if (router_)
+                items.push_back({router_->handle(), 0, ZMQ_POLLIN, 0});
+            if (dealer)
+                items.push_back({dealer->handle(), 0, ZMQ_POLLIN, 0});
+            const auto timeout = std::chrono::ceil<std::chrono::milliseconds>(until - now);
+            if (items.empty()) {
+                std::this_thread::sleep_for(timeout);
+                return std::nullopt;
+            }
+            zmq::poll(items.data(), items.size(), timeout);
+            if (router_ && (items.front().revents & ZMQ_POLLIN))
+                drainRouter();
+            if (dealer && (items.back().revents & ZMQ_POLLIN))
+                if (std::optional<net::WireMessage> message = receive(*dealer, nullptr))
+                    return message;
+        }
+    }
+
+    // Decoded and validated, or nullopt when nothing was there or the message broke the protocol (dropped).
+    std::optional<net::WireMessage> receive(zmq::socket_t& socket, zmq::message_t* route) {
+        try {
+            std::optional<std::vector<zmq::message_t>> frames =
+                net::MessageCodec::receive(socket, 0ms, route);
+            if (!frames)
+                return std::nullopt;
+            return codec_.decode(std::move(*frames));
+        } catch (const net::ProtocolViolation&) {
+            ++violations_;
+            return std::nullopt;
+        }
+    }
+
+    void drainRouter() {
+        for (int budget = 64; budget > 0; --budget) {
+            zmq::message_t route;
+            std::optional<net::WireMessage> message = receive(*router_, &route);
+            if (!message) {
+                if (router_->get(zmq::sockopt::events) & ZMQ_POLLIN)
+                    continue; // a dropped message; more are waiting
+                return;
+            }
+            if (message->envelope.has_join_request()) {
+                answer(*message, route.to_string());
+            } else if (result_.early.size() < kMaxEarlyMessages) {
+                message->route = std::move(route);
+                result_.early.push_back(std::move(*message));
+            }
+        }
+    }
+
+    void answer(const net::WireMessage& message, const std::string& route) {
+        const std::string& sender = message.envelope.sender();
+        if (sender != route || sender == self_.peerId)
+            return; // a request for someone else than the connection's owner: dropped
+        wire::Envelope envelope;
+        envelope.set_request_id(message.envelope.request_id());
+        wire::JoinReply* reply = envelope.mutable_join_reply();
+        reply->set_code(
+            judge(message.envelope.join_request(), message.envelope.request_id(), sender, *reply));
+        sendTo(sender, std::move(envelope));
+    }
+
+    wire::JoinReply::Code judge(const wire::JoinRequest& request, std::uint64_t requestId,
+                                const std::string& sender, wire::JoinReply& reply) {
+        if (!leading_) {
+            if (!following_)
+                return wire::JoinReply::NOT_A_LEADER;
+            // The leader this peer is joining is better than this peer in its view.
+            reply.set_suggested_leader(following_->peerId);
+            reply.set_suggested_endpoint(following_->endpoint);
+            return wire::JoinReply::REDIRECT;
+        }
+        if (request.epoch() != epoch_)
+            return wire::JoinReply::BAD_EPOCH;
+        if (request.schema_hash() != options_.schemaHash)
+            return wire::JoinReply::BAD_SCHEMA;
+        if (request.expiration_ms() <= wallMs())
+            return wire::JoinReply::EXPIRED;
+        if (!accepted_.count(sender) && accepted_.size() + 1 >= options_.maxGroupSize)
+            return wire::JoinReply::GROUP_IS_FULL;
+        accepted_[sender] = {request.member(), requestId};
+        return wire::JoinReply::ACCEPTED;
+    }
+
+    MatchmakingBoard& board_;
+    const net::MessageCodec& codec_;
+    const net::SocketFactory& sockets_;
+    zmq::socket_t* router_;
+    const MatchmakingOptions& options_;
+    const std::uint64_t epoch_;
+    const GroupMember self_;
+
+    Clock::time_point deadline_;
+    std::uint64_t deadlineMs_ = 0;
+    std::uint64_t myExpirationMs_ = 0; // of this peer's live declaration (0: none)
+    Clock::time_point gatherStart_;
+    Clock::time_point lastRefresh_;
+    std::vector<LeaderCandidate> candidates_; // best first, as last read
+    std::set<CandidateKey> refused_;          // declarations that refused or ignored this peer
+    bool leading_ = false;
+    std::optional<LeaderCandidate> following_; // the leader this peer is asking or waiting for
+    std::map<std::string, Accepted> accepted_; // by peer id
+    std::uint64_t lastRequestId_ = 0;
+    std::uint64_t violations_ = 0;
+    MatchmakingResult result_;
+};
+
+} // namespace
+
+Matchmaking::Matchmaking(dht::DhtNode& dht, const net::MessageCodec& codec, const net::SocketFactory& sockets,
+                         zmq::socket_t* router, MatchmakingOptions options)
+    : dht_(dht), codec_(codec), sockets_(sockets), router_(router), options_(std::move(options)) {
+    if (options_.schemaHash.size() < 16 || options_.schemaHash.size() > net::WireLimits::kMaxHashBytes)
+        throw std::invalid_argument("the schema hash must be 16 to 64 bytes (a sha256 is 32)");
+    if (options_.vectorSize <= 0)
+        throw std::invalid_argument("the vector to average must hold at least one value");
+    if (options_.partElements < 1 || options_.partElements > net::WireLimits::kMaxPartElements)
+        throw std::invalid_argument("the part size must be 1 to " +
+                                    std::to_string(net::WireLimits::kMaxPartElements) + " values");
+    if (options_.gatherTime <= 0ms || options_.refreshInterval <= 0ms || options_.maxGroupSize < 1 ||
+        options_.maxGroupSize > net::WireLimits::kMaxGroupSize)
+        throw std::invalid_argument("matchmaking needs a positive gather time and refresh interval, and a "
+                                    "group size of 1 to " +
+                                    std::to_string(net::WireLimits::kMaxGroupSize));
+}
+
+MatchmakingResult Matchmaking::formGroup(std::uint64_t epoch, GroupMember self) {
+    self.peerId = codec_.peerId();
+    if ((self.role == wire::ROLE_CLIENT) != (router_ == nullptr))
+        throw std::invalid_argument("a client joins through DEALERs only; every other role needs its ROUTER");
+    if (router_ && self.endpoint.empty())
+        self.endpoint = net::SocketFactory::boundEndpoint(*router_);
+    try {
+        net::MessageValidator::checkMember(infoOf(self), "this peer");
+    } catch (const net::ProtocolViolation& e) {
+        throw std::invalid_argument(std::string("cannot join a group as described: ") + e.what());
+    }
+    MatchmakingBoard board(dht_, QString::fromStdString(codec_.runId()));
+    return MatchState(board, codec_, sockets_, router_, options_, epoch, std::move(self)).run();
+}
+
+} // namespace sahaj::collab

@@ -1,0 +1,74 @@
+#include "core/collab/MatchmakingBoard.h"
+
+#include "core/dht/DhtNode.h"
+#include "core/dht/DhtRecord.h"
+#include "core/net/MessageValidator.h"
+#include "core/net/ProtocolViolation.h"
+#include "core/net/protocol.pb.h"
+
+#include <algorithm>
+
+namespace sahaj::collab {
+
+MatchmakingBoard::MatchmakingBoard(dht::DhtNode& node, const QString& runId) : node_(node), runId_(runId) {}
+
+QString MatchmakingBoard::keyFor(std::uint64_t epoch) const {
+    return QStringLiteral("sahaj/%1/matchmaking/%2").arg(runId_).arg(epoch);
+}
+
+QByteArray MatchmakingBoard::encode(std::uint64_t epoch, const std::string& endpoint,
+                                    const std::string& schemaHash, std::uint64_t expirationMs) {
+    wire::Declaration declaration;
+    declaration.set_epoch(epoch);
+    declaration.set_endpoint(endpoint);
+    declaration.set_schema_hash(schemaHash);
+    declaration.set_expiration_ms(expirationMs);
+    return QByteArray::fromStdString(declaration.SerializeAsString());
+}
+
+bool MatchmakingBoard::decode(const dht::DhtRecord& record, std::uint64_t& epoch, std::string& schemaHash,
+                              LeaderCandidate& candidate) {
+    wire::Declaration declaration;
+    if (!declaration.ParseFromArray(record.payload.constData(), static_cast<int>(record.payload.size())))
+        return false;
+    try {
+        // Peers will connect to this endpoint: the same rules as an endpoint in a message.
+        net::MessageValidator::checkEndpoint(declaration.endpoint(), "declaration.endpoint", false);
+    } catch (const net::ProtocolViolation&) {
+        return false;
+    }
+    epoch = declaration.epoch();
+    schemaHash = declaration.schema_hash();
+    candidate.peerId = record.owner.bytes().toStdString();
+    candidate.endpoint = declaration.endpoint();
+    candidate.expirationMs = declaration.expiration_ms();
+    return true;
+}
+
+void MatchmakingBoard::declare(std::uint64_t epoch, const std::string& endpoint,
+                               const std::string& schemaHash, std::uint64_t expirationMs,
+                               std::chrono::seconds ttl) {
+    node_.put(keyFor(epoch), encode(epoch, endpoint, schemaHash, expirationMs), ttl);
+}
+
+std::vector<LeaderCandidate> MatchmakingBoard::candidates(std::uint64_t epoch, const std::string& schemaHash,
+                                                          std::uint64_t nowMs,
+                                                          std::chrono::milliseconds timeout) {
+    std::vector<LeaderCandidate> found;
+    for (const dht::DhtRecord& record : node_.get(keyFor(epoch), timeout)) {
+        LeaderCandidate candidate;
+        std::uint64_t declaredEpoch = 0;
+        std::string declaredSchema;
+        if (!decode(record, declaredEpoch, declaredSchema, candidate)) {
+            ++rejected_;
+            continue;
+        }
+        if (declaredEpoch == epoch && declaredSchema == schemaHash && candidate.expirationMs > nowMs)
+            found.push_back(std::move(candidate));
+    }
+    std::sort(found.begin(), found.end(),
+              [](const LeaderCandidate& a, const LeaderCandidate& b) { return a.betterThan(b); });
+    return found;
+}
+
+} // namespace sahaj::collab

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "core/collab/LeaderCandidate.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sahaj::dht {
+class DhtNode;
+struct DhtRecord;
+} // namespace sahaj::dht
+
+namespace sahaj::collab {
+
+// Where the peers of a run that accept connections declare themselves possible leaders for an epoch: one
+// signed, expiring DHT record per peer under "sahaj/<run>/matchmaking/<epoch>", its payload a
+// wire::Declaration. The record's owner (signed) is the candidate's peer id. Records that do not decode or
+// name an endpoint the protocol refuses are dropped and counted.
+class MatchmakingBoard {
+public:
+    MatchmakingBoard(dht::DhtNode& node, const QString& runId);
+
+    // Publishes this peer's declaration for `epoch`, replacing its previous one; readers see it for `ttl`.
+    void declare(std::uint64_t epoch, const std::string& endpoint, const std::string& schemaHash,
+                 std::uint64_t expirationMs, std::chrono::seconds ttl);
+    // The candidates that declared for `epoch` with `schemaHash` and have not expired at `nowMs`, best
+    // first (LeaderCandidate::betterThan), waiting at most `timeout` for the lookup.
+    std::vector<LeaderCandidate> candidates(std::uint64_t epoch, const std::string& schemaHash,
+                                            std::uint64_t nowMs, std::chrono::milliseconds timeout);
+
+    // The record's payload, and its inverse (false for a malformed declaration).
+    static QByteArray encode(std::uint64_t epoch, const std::string& endpoint, const std::string& schemaHash,
+                             std::uint64_t expirationMs);
+    static bool decode(const dht::DhtRecord& record, std::uint64_t& epoch, std::string& schemaHash,
+                       LeaderCandidate& candidate);
+
+    QString keyFor(std::uint64_t epoch) const;
+    std::uint64_t rejectedRecords() const { return rejected_; }
+
+private:
+    dht::DhtNode& node_;
+    QString runId_;
+    std::uint64_t rejected_ = 0;
+};
+
+} // namespace sahaj::collab

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "core/collab/GroupSpec.h"
+#include "core/net/WireMessage.h"
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sahaj::collab {
+
+struct MatchmakingOptions {
+    // Hash of the parameter names, shapes, dtypes and the run manifest (16 to 64 bytes): peers with other
+    // hashes never group.
+    std::string schemaHash;
+    // How long a leader gathers members after declaring (its declaration's expiration is now + this).
+    std::chrono::milliseconds gatherTime{15000};
+    // A leader ends gathering early once every peer that declared for the epoch has joined, but not before
+    // this much of the gather time has passed: clients declare nothing, so this is their time to ask.
+    std::chrono::milliseconds minGatherTime{5000};
+    // The whole formGroup call; past it the peer gives up and forms a group of one.
+    std::chrono::milliseconds deadline{60000};
+    // A request the leader has not answered in this time is taken as a refusal.
+    std::chrono::milliseconds joinReplyTimeout{5000};
+    // An accepted member waits for GroupBegin until the leader's expiration plus this.
+    std::chrono::milliseconds beginGrace{5000};
+    // How often a leader (or a client that found no leader) reads the declarations again.
+    std::chrono::milliseconds refreshInterval{1000};
+    // The most a DHT lookup may block the matchmaking thread (the ROUTER waits meanwhile).
+    std::chrono::milliseconds dhtTimeout{2000};
+    std::size_t maxGroupSize = 64;
+    // What a leader puts in its GroupBegin.
+    wire::Encoding encoding;
+    std::int64_t vectorSize = 0;
+    std::int64_t partElements = 262144;
+};
+
+struct MatchmakingResult {
+    // The agreed group; a group of one (this peer alone) when no group could be formed.
+    GroupSpec group;
+    // Messages for other purposes that reached the ROUTER meanwhile (parts of the group just begun): pass
+    // them to AllReduceRound::run.
+    std::vector<net::WireMessage> early;
+    bool leader = false; // this peer led the group
+};
+
+} // namespace sahaj::collab

@@ -1,0 +1,227 @@
+// Matchmaking's parts in one process: the leader's plan of a group, declarations as DHT records, and a
+// leader (on its own thread, its DHT node on loopback) answering join requests one by one: each refusal
+// code for the request that earns it, then ACCEPTED and, once everyone who declared has joined, GroupBegin.
+#include "core/collab/GroupPlanner.h"
+#include "core/collab/Matchmaking.h"
+#include "core/collab/MatchmakingBoard.h"
+#include "core/collab/TensorEncoding.h"
+#include "core/dht/DhtNode.h"
+#include "core/dht/DhtNodeOptions.h"
+#include "core/dht/DhtRecord.h"
+#include "core/net/MessageCodec.h"
+#include "core/net/SocketFactory.h"
+#include "core/security/PeerIdentity.h"
+
+#include <QtTest>
+
+#include <future>
+#include <thread>
+
+using namespace sahaj;
+using namespace std::chrono_literals;
+
+namespace {
+
+const std::string kRun = "matchmaking-unit";
+const std::string kSchema(32, 's');
+
+std::uint64_t wallMs() {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                          std::chrono::system_clock::now().time_since_epoch())
+                                          .count());
+}
+
+collab::GroupMember member(char id, wire::Role role, double bandwidth, double weight) {
+    return {std::string(32, id), role, role == wire::ROLE_CLIENT ? "" : "tcp://127.0.0.1:5000", bandwidth,
+            weight};
+}
+
+} // namespace
+
+class TestMatchmaking : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void plannerOrdersMembersAndSplitsTheVector() {
+        // Given out of order: C (node, 3e6), A (client), B (node, 1e6).
+        const collab::GroupSpec spec = collab::GroupPlanner::plan(
+            {member('C', wire::ROLE_NODE, 3e6, 1), member('A', wire::ROLE_CLIENT, 1e6, 2),
+             member('B', wire::ROLE_NODE, 1e6, 3)},
+            5, collab::TensorEncoding::fp16(), 1000, 100);
+        QCOMPARE(spec.members.size(), std::size_t(3));
+        QCOMPARE(spec.members[0].peerId, std::string(32, 'A'));
+        QCOMPARE(spec.members[1].peerId, std::string(32, 'B'));
+        QCOMPARE(spec.members[2].peerId, std::string(32, 'C'));
+        // G = 3, water filling over the aggregators B (b = 1e6) and C (b = 3e6): w_i(λ) = clamp(λ·b_i - 1, 0,
+        // 1) (G - 2 = 1). C alone reaches 1 at λ = 2 / 3e6, where B's w is still 0 (it starts at λ = 1 /
+        // 1e6): C aggregates everything, B and the client nothing.
+        QCOMPARE(spec.spanCounts, (std::vector<std::int64_t>{0, 0, 1000}));
+        QCOMPARE(spec.groupId.size(), std::size_t(16));
+        QCOMPARE(spec.epoch, std::uint64_t(5));
+        QCOMPARE(spec.vectorSize, std::int64_t(1000));
+        QCOMPARE(spec.partElements, std::int64_t(100));
+        // Group ids are random: two plans of the same members differ.
+        QVERIFY(collab::GroupPlanner::plan({member('A', wire::ROLE_NODE, 1, 1)}, 5, spec.encoding, 10, 10)
+                    .groupId !=
+                collab::GroupPlanner::plan({member('A', wire::ROLE_NODE, 1, 1)}, 5, spec.encoding, 10, 10)
+                    .groupId);
+        // A group of one keeps the whole vector; a peer listed twice, or nobody to aggregate, is refused.
+        QCOMPARE(collab::GroupPlanner::plan({member('A', wire::ROLE_NODE, 0, 1)}, 5, spec.encoding, 10, 10)
+                     .spanCounts,
+                 std::vector<std::int64_t>{10});
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 collab::GroupPlanner::plan(
+                                     {member('A', wire::ROLE_NODE, 1, 1), member('A', wire::ROLE_NODE, 1, 1)},
+                                     5, spec.encoding, 10, 10));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 collab::GroupPlanner::plan({member('A', wire::ROLE_CLIENT, 1, 1),
+                                                             member('B', wire::ROLE_CLIENT, 1, 1)},
+                                                            5, spec.encoding, 10, 10));
+    }
+
+    void declarationsRoundTripAndBadOnesAreDropped() {
+        sahaj::dht::DhtRecord record;
+        const auto identity = security::PeerIdentity::generate();
+        record.owner = identity.id();
+        record.payload = collab::MatchmakingBoard::encode(3, "tcp://10.0.0.1:4000", kSchema, 1234);
+        std::uint64_t epoch = 0;
+        std::string schema;
+        collab::LeaderCandidate candidate;
+        QVERIFY(collab::MatchmakingBoard::decode(record, epoch, schema, candidate));
+        QCOMPARE(epoch, std::uint64_t(3));
+        QCOMPARE(schema, kSchema);
+        // The candidate is the record's signed owner, never a claim of the payload.
+        QCOMPARE(candidate.peerId, identity.id().bytes().toStdString());
+        QCOMPARE(candidate.endpoint, std::string("tcp://10.0.0.1:4000"));
+        QCOMPARE(candidate.expirationMs, std::uint64_t(1234));
+
+        record.payload = "\xff\xff not a declaration";
+        QVERIFY(!collab::MatchmakingBoard::decode(record, epoch, schema, candidate));
+        record.payload = collab::MatchmakingBoard::encode(3, "ipc:///tmp/socket", kSchema, 1234);
+        QVERIFY(!collab::MatchmakingBoard::decode(record, epoch, schema, candidate));
+        record.payload = collab::MatchmakingBoard::encode(3, "tcp://*:4000", kSchema, 1234);
+        QVERIFY(!collab::MatchmakingBoard::decode(record, epoch, schema, candidate));
+
+        // Order: the earliest expiration leads, the lower peer id on ties.
+        const collab::LeaderCandidate a{std::string(32, 'a'), "", 100};
+        const collab::LeaderCandidate b{std::string(32, 'b'), "", 100};
+        const collab::LeaderCandidate c{std::string(32, 'A'), "", 101};
+        QVERIFY(a.betterThan(b) && !b.betterThan(a) && b.betterThan(c) && !a.betterThan(a));
+    }
+
+    void aLeaderAnswersEachRequestAndBeginsTheGroup() {
+        sahaj::dht::DhtNode bootstrap(sahaj::dht::DhtNodeOptions{});
+        sahaj::dht::DhtNodeOptions options;
+        options.bootstrap = {QStringLiteral("127.0.0.1:%1").arg(bootstrap.port())};
+        const auto identity =
+            std::make_shared<const security::PeerIdentity>(security::PeerIdentity::generate());
+        options.identity = identity;
+        sahaj::dht::DhtNode leaderDht(options);
+        QTRY_VERIFY_WITH_TIMEOUT(leaderDht.connectedNodeCount() > 0, 60000);
+
+        zmq::context_t context;
+        const std::string leaderId = identity->id().bytes().toStdString();
+        std::promise<std::string> endpoint;
+        std::promise<collab::MatchmakingResult> formed;
+        std::thread leader([&] {
+            const net::SocketFactory sockets(context, leaderId);
+            const net::MessageCodec codec(kRun, leaderId);
+            zmq::socket_t router = sockets.bindRouter("tcp://127.0.0.1:0");
+            endpoint.set_value(net::SocketFactory::boundEndpoint(router));
+            collab::MatchmakingOptions matchmaking;
+            matchmaking.schemaHash = kSchema;
+            // No other peer declares, so once the client is in everyone is: gathering ends after the
+            // minimum (4 s, well past the DHT lookup's 2 s at most before the requests are answered), not at
+            // the 60 s expiration, which the GroupBegin's 30 s wait below would not reach.
+            matchmaking.gatherTime = 60s;
+            matchmaking.minGatherTime = 4s;
+            matchmaking.encoding = collab::TensorEncoding::fp32();
+            matchmaking.vectorSize = 777;
+            matchmaking.partElements = 100;
+            collab::Matchmaking mm(leaderDht, codec, sockets, &router, matchmaking);
+            formed.set_value(mm.formGroup(7, {"", wire::ROLE_NODE, "", 2e6, 5}));
+        });
+
+        // A client that asks the leader directly, through its own DEALER.
+        const std::string clientId(32, 'M');
+        const net::SocketFactory sockets(context, clientId);
+        const net::MessageCodec codec(kRun, clientId);
+        zmq::socket_t dealer = sockets.connectDealer(endpoint.get_future().get());
+        std::uint64_t requestId = 0;
+        const auto ask = [&](std::uint64_t epoch, const std::string& schema, std::uint64_t expirationMs) {
+            wire::Envelope envelope;
+            envelope.set_request_id(++requestId);
+            wire::JoinRequest* request = envelope.mutable_join_request();
+            request->set_epoch(epoch);
+            request->set_schema_hash(schema);
+            request->mutable_member()->set_peer_id(clientId);
+            request->mutable_member()->set_role(wire::ROLE_CLIENT);
+            request->mutable_member()->set_bandwidth(1e6);
+            request->mutable_member()->set_weight(3);
+            request->set_expiration_ms(expirationMs);
+            std::vector<zmq::message_t> frames = codec.encode(std::move(envelope));
+            net::MessageCodec::send(dealer, frames);
+            auto reply = net::MessageCodec::receive(dealer, 20s);
+            if (!reply)
+                return wire::JoinReply::CODE_UNSPECIFIED;
+            const net::WireMessage message = codec.decode(std::move(*reply));
+            return message.envelope.request_id() == requestId ? message.envelope.join_reply().code()
+                                                              : wire::JoinReply::CODE_UNSPECIFIED;
+        };
+        const std::uint64_t later = wallMs() + 60000;
+        QCOMPARE(ask(8, kSchema, later), wire::JoinReply::BAD_EPOCH);
+        QCOMPARE(ask(7, std::string(32, 'x'), later), wire::JoinReply::BAD_SCHEMA);
+        QCOMPARE(ask(7, kSchema, wallMs() - 1000), wire::JoinReply::EXPIRED);
+        QCOMPARE(ask(7, kSchema, later), wire::JoinReply::ACCEPTED);
+
+        // Every declared peer (none but itself) joined: the leader plans the group of two and sends it.
+        auto begin = net::MessageCodec::receive(dealer, 30s);
+        QVERIFY(begin);
+        const net::WireMessage message = codec.decode(std::move(*begin));
+        leader.join();
+        const collab::MatchmakingResult result = formed.get_future().get();
+        QVERIFY(message.envelope.has_group_begin());
+        const collab::GroupSpec spec = collab::GroupSpec::fromWire(message.envelope.group_begin());
+        QVERIFY(result.leader);
+        QCOMPARE(spec.groupId, result.group.groupId);
+        QCOMPARE(spec.epoch, std::uint64_t(7));
+        QCOMPARE(spec.members.size(), std::size_t(2));
+        QVERIFY(spec.members[0].peerId < spec.members[1].peerId);
+        const int client = spec.indexOf(clientId);
+        const int node = spec.indexOf(leaderId);
+        QVERIFY(client >= 0 && node >= 0);
+        QCOMPARE(spec.members[static_cast<std::size_t>(client)].weight, 3.0);
+        QCOMPARE(spec.members[static_cast<std::size_t>(node)].weight, 5.0);
+        // Two members: the aggregators split in proportion to bandwidth; the client cannot aggregate, so the
+        // node takes all 777 values.
+        QCOMPARE(spec.spanCounts[static_cast<std::size_t>(client)], std::int64_t(0));
+        QCOMPARE(spec.spanCounts[static_cast<std::size_t>(node)], std::int64_t(777));
+        QCOMPARE(spec.vectorSize, std::int64_t(777));
+        QCOMPARE(spec.partElements, std::int64_t(100));
+        QCOMPARE(spec.encoding.dtype(), wire::WIRE_FLOAT32);
+    }
+
+    void badOptionsAreRefused() {
+        sahaj::dht::DhtNode node(sahaj::dht::DhtNodeOptions{});
+        zmq::context_t context;
+        const net::SocketFactory sockets(context, std::string(32, 'P'));
+        const net::MessageCodec codec(kRun, std::string(32, 'P'));
+        collab::MatchmakingOptions options;
+        options.schemaHash = "short";
+        options.vectorSize = 10;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 collab::Matchmaking(node, codec, sockets, nullptr, options));
+        options.schemaHash = kSchema;
+        options.vectorSize = 0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 collab::Matchmaking(node, codec, sockets, nullptr, options));
+        // A node without a ROUTER cannot lead.
+        options.vectorSize = 10;
+        collab::Matchmaking matchmaking(node, codec, sockets, nullptr, options);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 matchmaking.formGroup(1, {"", wire::ROLE_NODE, "tcp://127.0.0.1:1", 1, 1}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMatchmaking)
+#include "tst_matchmaking.moc"

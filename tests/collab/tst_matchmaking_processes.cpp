@@ -1,0 +1,156 @@
+// Group formation between real processes on loopback: each peer joins the DHT (a bootstrap node in this
+// process), forms a group for epoch 1 with Matchmaking, averages in it, and reports the group it got.
+// Peers of one schema end in one group whose members agree bit for bit; a peer with another schema never
+// joins them.
+//
+// Gather time: 10 s, and gathering never ends early (min gather = gather). Clients declare nothing, so a
+// leader that ended as soon as the declared nodes had joined could leave a client out; and in the late-peer
+// case the leader's declaration expires 10 s after it was made, while the late peer declares about 1.5 s
+// (plus its own DHT start) after the others, so it finds the leader with several seconds of gathering left.
+#include "core/dht/DhtNode.h"
+#include "core/dht/DhtNodeOptions.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSet>
+#include <QThread>
+#include <QtTest>
+
+#include <algorithm>
+#include <memory>
+
+using namespace sahaj;
+
+namespace {
+
+struct Peer {
+    std::unique_ptr<QProcess> process;
+    QJsonObject result;
+};
+
+QJsonObject readJsonLine(QProcess& process, int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    process.waitForStarted();
+    while (!process.canReadLine() && timer.elapsed() < timeoutMs && process.state() == QProcess::Running)
+        process.waitForReadyRead(200);
+    if (!process.canReadLine())
+        return {};
+    return QJsonDocument::fromJson(process.readLine()).object();
+}
+
+QStringList membersOf(const Peer& peer) {
+    QStringList members;
+    for (const QJsonValue& member : peer.result.value("members").toArray())
+        members << member.toString();
+    return members;
+}
+
+} // namespace
+
+class TestMatchmakingProcesses : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<sahaj::dht::DhtNode> bootstrap_;
+    QString peerExecutable_;
+
+    Peer start(const QString& role, int seed, const QString& schema = "A") {
+        Peer peer;
+        peer.process = std::make_unique<QProcess>();
+        peer.process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        peer.process->start(peerExecutable_, {"--bootstrap", QString("127.0.0.1:%1").arg(bootstrap_->port()),
+                                              "--role", role, "--seed", QString::number(seed), "--weight",
+                                              QString::number(seed * 4), "--schema", schema});
+        return peer;
+    }
+
+    // Adds peers of schema A with the next seeds (weights 4, 8, 12...).
+    void startMore(std::vector<Peer>& peers, const QStringList& roles) {
+        for (const QString& role : roles)
+            peers.push_back(start(role, static_cast<int>(peers.size()) + 1));
+    }
+
+    static void finish(std::vector<Peer>& peers) {
+        for (Peer& peer : peers)
+            peer.result = readJsonLine(*peer.process, 150000);
+        for (Peer& peer : peers) {
+            peer.process->closeWriteChannel();
+            if (!peer.process->waitForFinished(10000)) {
+                peer.process->kill();
+                peer.process->waitForFinished();
+            }
+        }
+    }
+
+    // Every peer of `peers` reports the same group of exactly these peers, in peer-id order, each at its
+    // own index, with identical averages.
+    static void verifyOneGroup(const std::vector<Peer>& peers) {
+        QStringList expected;
+        for (const Peer& peer : peers) {
+            QVERIFY2(!peer.result.isEmpty(), "a peer reported nothing");
+            expected << peer.result.value("peer").toString();
+        }
+        std::sort(expected.begin(), expected.end()); // hex of the ids sorts as the raw bytes do
+        int leaders = 0;
+        for (const Peer& peer : peers) {
+            const QString report =
+                QString::fromUtf8(QJsonDocument(peer.result).toJson(QJsonDocument::Compact));
+            QCOMPARE(peer.result.value("group").toString(), peers.front().result.value("group").toString());
+            QCOMPARE(peer.result.value("group").toString().size(), 32); // 16 bytes
+            QVERIFY2(membersOf(peer) == expected, qPrintable(report));
+            QCOMPARE(peer.result.value("index").toInt(),
+                     int(expected.indexOf(peer.result.value("peer").toString())));
+            QVERIFY2(peer.result.value("complete").toBool(), qPrintable(report));
+            QCOMPARE(peer.result.value("sha256").toString(), peers.front().result.value("sha256").toString());
+            leaders += peer.result.value("leader").toBool() ? 1 : 0;
+        }
+        QCOMPARE(leaders, 1);
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        peerExecutable_ = QString::fromUtf8(SAHAJ_MATCHMAKING_PEER);
+        QVERIFY2(QFile::exists(peerExecutable_), qPrintable(peerExecutable_));
+        bootstrap_ = std::make_unique<sahaj::dht::DhtNode>(sahaj::dht::DhtNodeOptions{});
+    }
+
+    void threeNodesAndAClientFormOneGroup() {
+        std::vector<Peer> peers;
+        startMore(peers, {"node", "node", "node", "client"});
+        finish(peers);
+        verifyOneGroup(peers);
+        QCOMPARE(peers.front().result.value("members").toArray().size(), 4);
+    }
+
+    void aLatePeerStillJoins() {
+        std::vector<Peer> peers;
+        startMore(peers, {"node", "node"});
+        QThread::msleep(1500);
+        startMore(peers, {"node"});
+        finish(peers);
+        verifyOneGroup(peers);
+        QCOMPARE(peers.front().result.value("members").toArray().size(), 3);
+    }
+
+    void anotherSchemaStaysApart() {
+        std::vector<Peer> same;
+        same.push_back(start("node", 1, "A"));
+        same.push_back(start("node", 2, "A"));
+        std::vector<Peer> other;
+        other.push_back(start("node", 3, "B"));
+        finish(same);
+        finish(other);
+        verifyOneGroup(same);
+        const Peer& odd = other.front();
+        QVERIFY2(!odd.result.isEmpty(), "the peer with another schema reported nothing");
+        // It ends alone: a group of one, itself, which nobody else is in.
+        QCOMPARE(membersOf(odd), QStringList{odd.result.value("peer").toString()});
+        QVERIFY(odd.result.value("group").toString() != same.front().result.value("group").toString());
+        QVERIFY(!membersOf(same.front()).contains(odd.result.value("peer").toString()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMatchmakingProcesses)
+#include "tst_matchmaking_processes.moc"
