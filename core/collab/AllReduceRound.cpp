@@ -274,30 +274,17 @@ private:
             Outgoing& reply = replies_.front();
             const std::uint64_t bytes = sizeOf(reply.frames);
             const zmq::message_t route(reply.route.data(), reply.route.size());
-            if (!net::MessageCodec::send(*router_, reply.frames, &route, true)) {
-                // Full queue (retry later) or a member that is gone (ROUTER_MANDATORY): a gone member
-                // cannot be told, and waiting for it would block the others.
-                if (!routeIsConnectedButBusy(reply.route))
-                    replies_.pop_front();
-                break;
+            const auto sent = net::MessageCodec::trySend(*router_, reply.frames, &route, true);
+            if (sent == net::MessageCodec::SendResult::WouldBlock)
+                break; // the member's queue is full: the reply waits for the next turn
+            if (sent == net::MessageCodec::SendResult::Unreachable) {
+                replies_.pop_front(); // a member that is gone cannot be told; the others must not wait
+                continue;
             }
             result_.bytesSent += bytes;
             uploadAllowedAt_ = now + upload_.reserve(bytes, now);
             replies_.pop_front();
         }
-    }
-
-    // After a failed ROUTER send: true when the member is connected but its queue is full. ZeroMQ reports
-    // both cases as a failed send; a member we heard from recently is taken to be busy, not gone.
-    bool routeIsConnectedButBusy(const std::string& peerId) {
-        const int member = spec_.indexOf(peerId);
-        if (member < 0)
-            return false;
-        const auto silence = Clock::now() - heardFrom_[static_cast<std::size_t>(member)];
-        if (silence > options_.senderTimeout)
-            return false;
-        ++busyRetries_;
-        return busyRetries_ < 100000;
     }
 
     bool finished() const {
@@ -504,7 +491,6 @@ private:
     std::map<std::size_t, std::vector<zmq::message_t>> staged_;
     std::vector<PartSum> sums_;
     std::deque<Outgoing> replies_;
-    int busyRetries_ = 0;
 
     net::TokenBucket upload_;
     net::TokenBucket download_;

@@ -72,6 +72,11 @@ WireMessage MessageCodec::decode(std::vector<zmq::message_t> frames) const {
 
 bool MessageCodec::send(zmq::socket_t& socket, std::vector<zmq::message_t>& frames,
                         const zmq::message_t* route, bool dontWait) {
+    return trySend(socket, frames, route, dontWait) == SendResult::Sent;
+}
+
+MessageCodec::SendResult MessageCodec::trySend(zmq::socket_t& socket, std::vector<zmq::message_t>& frames,
+                                               const zmq::message_t* route, bool dontWait) {
     const zmq::send_flags first = dontWait ? zmq::send_flags::dontwait : zmq::send_flags::none;
     const auto flagsOf = [&](std::size_t index, std::size_t count) {
         zmq::send_flags flags = index == 0 ? first : zmq::send_flags::none;
@@ -83,22 +88,22 @@ bool MessageCodec::send(zmq::socket_t& socket, std::vector<zmq::message_t>& fram
         if (route) {
             zmq::message_t copy(route->data(), route->size());
             if (!socket.send(copy, flagsOf(0, frames.size() + 1)))
-                return false;
+                return SendResult::WouldBlock;
             for (std::size_t i = 0; i < frames.size(); ++i)
                 socket.send(frames[i], flagsOf(i + 1, frames.size() + 1));
         } else {
             for (std::size_t i = 0; i < frames.size(); ++i)
                 if (!socket.send(frames[i], flagsOf(i, frames.size())) && i == 0)
-                    return false;
+                    return SendResult::WouldBlock;
         }
     } catch (const zmq::error_t& e) {
         // ZMQ_ROUTER_MANDATORY: the peer is gone (EHOSTUNREACH). Nothing was queued.
         if (e.num() == EHOSTUNREACH)
-            return false;
+            return SendResult::Unreachable;
         throw;
     }
     frames.clear();
-    return true;
+    return SendResult::Sent;
 }
 
 std::optional<std::vector<zmq::message_t>>

@@ -31,6 +31,15 @@ public:
     // (ZMQ_ROUTER_MANDATORY): the caller decides whether to retry or what a lost peer means.
     static bool send(zmq::socket_t& socket, std::vector<zmq::message_t>& frames,
                      const zmq::message_t* route = nullptr, bool dontWait = false);
+
+    enum class SendResult {
+        Sent,
+        WouldBlock,  // the connection's queue is full (dontWait): try again later
+        Unreachable, // a ROUTER has no connection for the route: the peer is gone or never came
+    };
+    // send() telling the two failures apart, for callers that retry one and give up on the other.
+    static SendResult trySend(zmq::socket_t& socket, std::vector<zmq::message_t>& frames,
+                              const zmq::message_t* route = nullptr, bool dontWait = false);
     // Receives one multipart message, waiting up to `timeout` (nullopt: nothing arrived). On a ROUTER the
     // first frame is the routing id and is returned separately in `route`. More than kMaxFrames frames:
     // the rest are drained and a ProtocolViolation is thrown.

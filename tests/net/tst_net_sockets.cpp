@@ -66,6 +66,8 @@ private Q_SLOTS:
         auto lost = serverCodec.encode(pong);
         QVERIFY(!MessageCodec::send(router, lost, &stranger));
         QCOMPARE(lost.size(), std::size_t(1)); // still the caller's
+        QVERIFY(MessageCodec::trySend(router, lost, &stranger, true) ==
+                MessageCodec::SendResult::Unreachable);
         // Nothing else arrived.
         QVERIFY(!MessageCodec::receive(dealer, 200ms).has_value());
     }
