@@ -1,4 +1,5 @@
 // TokenBucket paces to a cap exactly (worked out by hand below); RateMeter reports achieved rates.
+#include "core/net/LinkBandwidth.h"
 #include "core/net/RateMeter.h"
 #include "core/net/TokenBucket.h"
 
@@ -51,6 +52,24 @@ private Q_SLOTS:
         for (int i = 0; i < 100; ++i)
             meter.add(10000000, 1s);
         QVERIFY(std::abs(meter.bytesPerSecond() - 1e7) < 1e7 * 0.01);
+    }
+
+    void linkBandwidthIsMeasuredAndCapped() {
+        LinkBandwidth link(1e6);
+        QCOMPARE(link.bytesPerSecond(), 1e6); // nothing measured, no cap: the default
+        link.setCaps(4e5, 0.0);
+        QCOMPARE(link.bytesPerSecond(), 4e5); // the cap stands in for the unmeasured upload
+        for (int i = 0; i < 4; ++i) {
+            link.upload().add(1'000'000, 500ms);   // 2 MB/s achieved up
+            link.download().add(1'000'000, 200ms); // 5 MB/s achieved down
+        }
+        QCOMPARE(link.bytesPerSecond(), 4e5); // measured 2e6 up, but the user capped it at 4e5
+        link.setCaps(0.0, 0.0);
+        QVERIFY(std::abs(link.bytesPerSecond() - 2e6) < 1.0);     // the slower direction, as measured
+        QVERIFY(std::abs(link.valuesPerSecond(2.0) - 1e6) < 1.0); // fp16 values
+        link.setCaps(0.0, 3e6);
+        QVERIFY(std::abs(link.bytesPerSecond() - 2e6) < 1.0); // a cap above the measured rate changes nothing
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, link.setCaps(-1.0, 0.0));
     }
 };
 

@@ -1,0 +1,33 @@
+#include "core/net/LinkBandwidth.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace sahaj::net {
+
+LinkBandwidth::LinkBandwidth(double defaultBytesPerSecond) : default_(defaultBytesPerSecond) {
+    if (!std::isfinite(defaultBytesPerSecond) || defaultBytesPerSecond <= 0.0)
+        throw std::invalid_argument("the default bandwidth must be positive");
+}
+
+void LinkBandwidth::setCaps(double uploadBytesPerSecond, double downloadBytesPerSecond) {
+    for (const double cap : {uploadBytesPerSecond, downloadBytesPerSecond})
+        if (!std::isfinite(cap) || cap < 0.0)
+            throw std::invalid_argument("a bandwidth cap must be a finite non-negative number (0: none)");
+    uploadCap_ = uploadBytesPerSecond;
+    downloadCap_ = downloadBytesPerSecond;
+}
+
+double LinkBandwidth::direction(const RateMeter& meter, double cap) const {
+    const double measured = meter.bytesPerSecond();
+    if (measured > 0.0)
+        return cap > 0.0 ? std::min(measured, cap) : measured;
+    return cap > 0.0 ? cap : default_;
+}
+
+double LinkBandwidth::bytesPerSecond() const {
+    return std::min(direction(upload_, uploadCap_), direction(download_, downloadCap_));
+}
+
+} // namespace sahaj::net
