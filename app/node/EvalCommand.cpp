@@ -66,6 +66,7 @@ int EvalCommand::run(const QCommandLineParser& parser) {
 
     model::AlbertForPreTraining model = model::ModelCheckpoint::load(located.model);
     std::vector<eval::MaskedLmRecord> records;
+    std::string origin = "the corpus sample"; // names the examples in errors
     if (fromCorpus) {
         const QString corpus = CommandLine::existingFile("corpus", parser.value("corpus"));
         const long long seq =
@@ -73,8 +74,8 @@ int EvalCommand::run(const QCommandLineParser& parser) {
         const long long count = CommandLine::integerValue(parser, "examples", 1000, 1, kMaxCount);
         const long long seed =
             CommandLine::integerValue(parser, "seed", 0, 0, std::numeric_limits<long long>::max());
-        const text::Tokenizer tokenizer =
-            TokenizerOption::loadForModel(parser, located, model->config().vocabSize);
+        const text::Tokenizer tokenizer = TokenizerOption::loadForModel(
+            TokenizerOption::pathForModel(parser, located), model->config().vocabSize);
         records = eval::MaskedLmCorpusSample::build(
             corpus, tokenizer, static_cast<int>(seq), static_cast<std::uint64_t>(seed), count,
             CorpusDocumentsOption::value(parser, text::PlainTextDocuments::LinePerDocument));
@@ -83,14 +84,11 @@ int EvalCommand::run(const QCommandLineParser& parser) {
     } else {
         const QString data = CommandLine::existingFile("data", parser.value("data"));
         records = eval::MaskedLmJsonl::read(data);
-        try {
-            eval::MaskedLmEvaluator::checkRecords(records, model->config());
-        } catch (const std::runtime_error& e) {
-            throw std::runtime_error(data.toStdString() + ": " + e.what());
-        }
+        origin = data.toStdString();
     }
     model->to(device);
-    const eval::MaskedLmScores scores = eval::MaskedLmEvaluator::evaluate(model, records, batch, device);
+    const eval::MaskedLmScores scores =
+        eval::MaskedLmEvaluator::evaluate(model, records, batch, device, origin);
     QTextStream(stdout) << QJsonDocument(scores.toJson()).toJson(QJsonDocument::Compact) << "\n";
     return 0;
 }

@@ -43,8 +43,8 @@ int FillMaskCommand::run(const QCommandLineParser& parser) {
     const int top = static_cast<int>(CommandLine::integerValue(parser, "top", 5, 1, 1000));
     const c10::Device device(DeviceOption::value(parser));
     model::AlbertForPreTraining model = model::ModelCheckpoint::load(located.model);
-    const text::Tokenizer tokenizer =
-        TokenizerOption::loadForModel(parser, located, model->config().vocabSize);
+    const text::Tokenizer tokenizer = TokenizerOption::loadForModel(
+        TokenizerOption::pathForModel(parser, located), model->config().vocabSize);
     model->to(device);
 
     QTextStream out(stdout);

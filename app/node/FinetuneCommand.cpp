@@ -179,11 +179,8 @@ int FinetuneCommand::run(const QCommandLineParser& parser) {
         model::AlbertConfig::loadFile(located.model / model::ModelCheckpoint::kConfigFileName);
     const model::SafeTensors::Tensors pretrained =
         model::SafeTensors::read(located.model / model::ModelCheckpoint::kWeightsFileName).tensors;
-    const text::Tokenizer tokenizer = TokenizerOption::loadForModel(parser, located, config.vocabSize);
-    const QString tokenizerPath = TokenizerOption::value(
-        parser, located.tokenizer
-                    ? std::optional<QString>(QString::fromStdString(located.tokenizer->string()))
-                    : std::nullopt);
+    const QString tokenizerPath = TokenizerOption::pathForModel(parser, located);
+    const text::Tokenizer tokenizer = TokenizerOption::loadForModel(tokenizerPath, config.vocabSize);
     if (options.maxLength > config.maxPositionEmbeddings)
         throw UsageError("--max-length " + std::to_string(options.maxLength) + " exceeds the model's " +
                          std::to_string(config.maxPositionEmbeddings) + " positions");

@@ -53,13 +53,15 @@ QString TokenizerOption::value(const QCommandLineParser& parser,
                      " nor in a shared/ folder beside the repository; pass --tokenizer PATH");
 }
 
-text::Tokenizer TokenizerOption::loadForModel(const QCommandLineParser& parser,
-                                              const eval::PretrainedModelDirectory& model,
-                                              std::int64_t vocabSize) {
-    const std::optional<QString> hint =
-        model.tokenizer ? std::optional<QString>(QString::fromStdString(model.tokenizer->string()))
-                        : std::nullopt;
-    text::Tokenizer tokenizer = text::Tokenizer::fromFile(value(parser, hint));
+QString TokenizerOption::pathForModel(const QCommandLineParser& parser,
+                                      const eval::PretrainedModelDirectory& model) {
+    return value(parser, model.tokenizer
+                             ? std::optional<QString>(QString::fromStdString(model.tokenizer->string()))
+                             : std::nullopt);
+}
+
+text::Tokenizer TokenizerOption::loadForModel(const QString& path, std::int64_t vocabSize) {
+    text::Tokenizer tokenizer = text::Tokenizer::fromFile(path);
     if (tokenizer.vocabSize() > vocabSize)
         throw std::runtime_error("the tokenizer has " + std::to_string(tokenizer.vocabSize()) +
                                  " tokens but the model's vocabulary has only " + std::to_string(vocabSize));

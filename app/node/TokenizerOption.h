@@ -25,10 +25,11 @@ public:
     // The tokenizer file to use; UsageError when --tokenizer names no readable file, or when nothing is
     // given and no default exists.
     static QString value(const QCommandLineParser& parser, const std::optional<QString>& modelTokenizer = {});
-    // Loads value(parser, the model folder's tokenizer) and checks that its ids fit the model's
-    // vocabulary (std::runtime_error otherwise).
-    static text::Tokenizer loadForModel(const QCommandLineParser& parser,
-                                        const eval::PretrainedModelDirectory& model, std::int64_t vocabSize);
+    // value(parser, the model folder's tokenizer): the tokenizer file to use with that model.
+    static QString pathForModel(const QCommandLineParser& parser,
+                                const eval::PretrainedModelDirectory& model);
+    // Loads a tokenizer and checks that its ids fit the model's vocabulary (std::runtime_error otherwise).
+    static text::Tokenizer loadForModel(const QString& path, std::int64_t vocabSize);
     // The sahajBERT tokenizer of the shared data folder, when present.
     static std::optional<QString> sharedTokenizer();
 };

@@ -85,7 +85,7 @@ public:
         heardFrom_.assign(members, now);
         excluded_.assign(members, false);
         spanFailed_.assign(members, false);
-        partsReceived_.assign(members, 0);
+        received_.resize(members);
         // Empty spans need no averaging; an auxiliary holds no vector, so only its own span concerns it.
         for (std::size_t a = 0; a < members; ++a)
             if (spec_.spanCounts[a] == 0 || (!self().sends() && static_cast<int>(a) != me_))
@@ -461,12 +461,13 @@ private:
             throw net::ProtocolViolation(
                 "an averaged part whose offset, count or encoding differs from the plan");
         heardFrom_[aggregator] = Clock::now();
-        if (spanFailed_[aggregator] || received_.count({aggregator, part.part()}))
+        if (spanFailed_[aggregator] || received_[aggregator].count(part.part()))
             return;
         TensorEncoding::decode(message.data.front(), range.size, spec_.encoding,
                                result_.values.data() + range.offset);
-        received_.insert({aggregator, part.part()});
-        if (++partsReceived_[aggregator] == plan_.partCount(static_cast<std::int64_t>(aggregator)))
+        received_[aggregator].insert(part.part());
+        if (static_cast<std::int64_t>(received_[aggregator].size()) ==
+            plan_.partCount(static_cast<std::int64_t>(aggregator)))
             result_.spanAveraged[aggregator] = true;
     }
 
@@ -480,11 +481,10 @@ private:
     AllReduceResult result_;
     Clock::time_point start_;
 
-    std::vector<Clock::time_point> heardFrom_; // last message from each member
-    std::vector<bool> excluded_;               // senders this aggregator went ahead without
-    std::vector<bool> spanFailed_;             // aggregators this member gave up on
-    std::vector<std::int64_t> partsReceived_;
-    std::set<std::pair<std::size_t, std::uint32_t>> received_;
+    std::vector<Clock::time_point> heardFrom_;      // last message from each member
+    std::vector<bool> excluded_;                    // senders this aggregator went ahead without
+    std::vector<bool> spanFailed_;                  // aggregators this member gave up on
+    std::vector<std::set<std::uint32_t>> received_; // averaged parts received, per aggregator
 
     std::map<std::size_t, zmq::socket_t> dealers_;
     std::map<std::size_t, std::deque<std::int64_t>> pendingParts_;

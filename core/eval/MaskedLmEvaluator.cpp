@@ -23,10 +23,10 @@ std::string lineOf(const MaskedLmRecord& record) {
 } // namespace
 
 void MaskedLmEvaluator::checkRecords(const std::vector<MaskedLmRecord>& records,
-                                     const model::AlbertConfig& config) {
+                                     const model::AlbertConfig& config, const std::string& origin) {
     for (const MaskedLmRecord& record : records) {
         const auto fail = [&](const std::string& problem) {
-            throw std::runtime_error(lineOf(record) + ": " + problem);
+            throw std::runtime_error((origin.empty() ? "" : origin + ": ") + lineOf(record) + ": " + problem);
         };
         if (static_cast<std::int64_t>(record.inputIds.size()) > config.maxPositionEmbeddings)
             fail("sequence of " + std::to_string(record.inputIds.size()) +
@@ -78,10 +78,10 @@ text::PretrainingBatch MaskedLmEvaluator::collate(const std::vector<MaskedLmReco
 
 MaskedLmScores MaskedLmEvaluator::evaluate(model::AlbertForPreTraining& model,
                                            const std::vector<MaskedLmRecord>& records, std::int64_t batchSize,
-                                           c10::Device device) {
+                                           c10::Device device, const std::string& origin) {
     if (batchSize < 1)
         throw std::invalid_argument("the evaluation batch size must be at least 1");
-    checkRecords(records, model->config());
+    checkRecords(records, model->config(), origin);
     const bool wasTraining = model->is_training();
     model->eval();
     const torch::NoGradGuard noGrad;

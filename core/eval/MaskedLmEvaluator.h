@@ -6,6 +6,7 @@
 #include <c10/core/Device.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace sahaj::model {
@@ -26,11 +27,13 @@ public:
     // Throws std::runtime_error "line N: ..." for a record the model cannot take (id outside the
     // vocabulary, token type outside the type vocabulary, sequence longer than the position table),
     // before any computation.
-    static void checkRecords(const std::vector<MaskedLmRecord>& records, const model::AlbertConfig& config);
+    // `origin` (a file name) prefixes the message when given.
+    static void checkRecords(const std::vector<MaskedLmRecord>& records, const model::AlbertConfig& config,
+                             const std::string& origin = {});
 
     static MaskedLmScores evaluate(model::AlbertForPreTraining& model,
                                    const std::vector<MaskedLmRecord>& records, std::int64_t batchSize,
-                                   c10::Device device = c10::kCPU);
+                                   c10::Device device = c10::kCPU, const std::string& origin = {});
 
     // Records [begin, end) as int64 tensors padded with padId to the longest (attention 0, label -100).
     static text::PretrainingBatch collate(const std::vector<MaskedLmRecord>& records, std::size_t begin,
