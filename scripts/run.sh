@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # The main job on its built-in default: set everything up, build the Bengali demo corpus, train a tokenizer
-# on it, and train the `small` model on this machine, printing progress. A second run continues from the
-# last checkpoint. sahajBERT's learning rate is tuned for a 4096-sample batch; a short local run on a CPU
-# uses a larger peak rate with a short warmup (docs/training.md).
-# Usage: scripts/run.sh [--steps N] [--batch B] [--seq L]
+# on it, and run a local collaboration on loopback: a coordinator, three volunteers and one client-mode
+# volunteer, each its own sahaj-node process, training the tiny model together for --steps global steps
+# (default 10) with live progress; the run's summary.json lands in build/runs/demo-<time>/.
+# With --local it trains the `small` model on this machine alone instead (a second run continues from the
+# last checkpoint; sahajBERT's learning rate is tuned for a 4096-sample batch, so a short local run on a CPU
+# uses a larger peak rate with a short warmup, docs/training.md).
+# Usage: scripts/run.sh [--steps N] [--local [--batch B] [--seq L]]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-steps=400
+steps=
+local=0
 batch=8
 seq=128
 while (($#)); do
@@ -14,7 +18,8 @@ while (($#)); do
     --steps) steps=$2; shift ;;
     --batch) batch=$2; shift ;;
     --seq) seq=$2; shift ;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    --local) local=1 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -30,8 +35,13 @@ if [ ! -f "$tokenizer/tokenizer.json" ]; then
   "$node" tokenizer-train --corpus "$corpus/train.txt" --documents paragraphs --vocab 8000 --out "$tokenizer"
 fi
 
+if [ "$local" = 0 ]; then
+  exec "$node" demo --steps "${steps:-10}" --tokenizer "$tokenizer/tokenizer.json" --corpus "$corpus/train.txt" \
+    --out "$here/build/runs/demo-$(date +%Y%m%d-%H%M%S)"
+fi
+
 out="$here/build/runs/small-local"
 resume=()
 [ -f "$out/checkpoint/optimizer.json" ] && resume=(--resume)
 exec "$node" train-local --config small --corpus "$corpus/train.txt" --documents paragraphs --tokenizer "$tokenizer/tokenizer.json" \
-  --steps "$steps" --batch "$batch" --seq "$seq" --lr 0.015 --warmup 20 --log-every 10 --out "$out" "${resume[@]}"
+  --steps "${steps:-400}" --batch "$batch" --seq "$seq" --lr 0.015 --warmup 20 --log-every 10 --out "$out" "${resume[@]}"

@@ -1,4 +1,6 @@
 #include "app/node/CommandLine.h"
+#include "app/node/CoordinatorCommand.h"
+#include "app/node/DemoCommand.h"
 #include "app/node/EvalCommand.h"
 #include "app/node/FillMaskCommand.h"
 #include "app/node/FinetuneCommand.h"
@@ -7,6 +9,7 @@
 #include "app/node/TokenizeCommand.h"
 #include "app/node/TokenizerTrainCommand.h"
 #include "app/node/TrainLocalCommand.h"
+#include "app/node/VolunteerCommand.h"
 #include "core/Version.h"
 
 #include <QCoreApplication>
@@ -25,5 +28,8 @@ int main(int argc, char** argv) {
     commandLine.add(std::make_unique<sahaj::node::FillMaskCommand>());
     commandLine.add(std::make_unique<sahaj::node::FinetuneCommand>());
     commandLine.add(std::make_unique<sahaj::node::RunInitCommand>());
+    commandLine.add(std::make_unique<sahaj::node::CoordinatorCommand>());
+    commandLine.add(std::make_unique<sahaj::node::VolunteerCommand>());
+    commandLine.add(std::make_unique<sahaj::node::DemoCommand>());
     return commandLine.run(QCoreApplication::arguments());
 }

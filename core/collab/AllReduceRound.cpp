@@ -1,6 +1,7 @@
 #include "core/collab/AllReduceRound.h"
 
 #include "core/collab/PartitionPlan.h"
+#include "core/collab/PeerProgressRules.h"
 #include "core/collab/TensorEncoding.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/ProtocolViolation.h"
@@ -8,6 +9,7 @@
 #include "core/net/TokenBucket.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <map>
 #include <optional>
@@ -86,6 +88,8 @@ public:
         excluded_.assign(members, false);
         spanFailed_.assign(members, false);
         received_.resize(members);
+        weights_.resize(members);
+        weights_[static_cast<std::size_t>(me_)] = self().weight;
         // Empty spans need no averaging; an auxiliary holds no vector, so only its own span concerns it.
         for (std::size_t a = 0; a < members; ++a)
             if (spec_.spanCounts[a] == 0 || (!self().sends() && static_cast<int>(a) != me_))
@@ -145,10 +149,11 @@ private:
     const GroupMember& self() const { return spec_.members[static_cast<std::size_t>(me_)]; }
 
     void accumulate(PartSum& part, int member, const float* values) {
-        const float weight = static_cast<float>(spec_.members[static_cast<std::size_t>(member)].weight);
+        const double weight = *weights_[static_cast<std::size_t>(member)];
+        const float factor = static_cast<float>(weight);
         for (std::size_t i = 0; i < part.sum.size(); ++i)
-            part.sum[i] += weight * values[i];
-        part.weight += spec_.members[static_cast<std::size_t>(member)].weight;
+            part.sum[i] += factor * values[i];
+        part.weight += weight;
         part.arrived[static_cast<std::size_t>(member)] = true;
         ++part.contributors;
     }
@@ -401,8 +406,14 @@ private:
             part.count() != static_cast<std::uint64_t>(range.size) ||
             part.encoding().SerializeAsString() != spec_.encoding.SerializeAsString())
             return blame(route, "a part whose offset, count or encoding differs from the plan");
-        if (part.weight() != spec_.members[s].weight)
-            return blame(route, "a part whose weight differs from the one agreed for the group");
+        // The weight is the sender's sample count when it handed its vector over, which may exceed what it
+        // declared when it joined (it kept training while the group formed); all its parts carry the same.
+        if (!std::isfinite(part.weight()) || part.weight() < 0.0 ||
+            part.weight() > static_cast<double>(PeerProgressRules::kMaxSamples))
+            return blame(route, "a part with a weight that is not a plausible sample count");
+        if (weights_[s] && *weights_[s] != part.weight())
+            return blame(route, "parts of one sender with different weights");
+        weights_[s] = part.weight();
         PartSum& sum = sums_[part.part()];
         heardFrom_[s] = Clock::now();
         if (sum.done || sum.arrived[s])
@@ -485,6 +496,8 @@ private:
     std::vector<bool> excluded_;                    // senders this aggregator went ahead without
     std::vector<bool> spanFailed_;                  // aggregators this member gave up on
     std::vector<std::set<std::uint32_t>> received_; // averaged parts received, per aggregator
+    // Each sender's averaging weight, fixed by its first part (this member's own: from the spec).
+    std::vector<std::optional<double>> weights_;
 
     std::map<std::size_t, zmq::socket_t> dealers_;
     std::map<std::size_t, std::deque<std::int64_t>> pendingParts_;

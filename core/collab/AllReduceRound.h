@@ -54,6 +54,11 @@ struct AllReduceResult {
 // with bit-identical averages. Each received part is checked against the group (sender is a member and
 // the connection's owner, span, part index, offset, count, encoding) before it is used.
 //
+// Weights: each part carries its sender's weight, and an aggregator uses that one (the same for every part
+// of a sender, a plausible sample count). A member declares its weight when it joins the group but keeps
+// training while the group forms, so the weight it sends is its sample count at hand-over: this member's
+// own is spec.members[me].weight, which the caller sets just before the round.
+//
 // Runs on the calling thread, which owns the ROUTER for the round's duration.
 class AllReduceRound {
 public:

@@ -68,9 +68,9 @@ class MatchState {
 public:
     MatchState(MatchmakingBoard& board, const net::MessageCodec& codec, const net::SocketFactory& sockets,
                zmq::socket_t* router, const MatchmakingOptions& options, std::uint64_t epoch,
-               GroupMember self)
+               GroupMember self, std::vector<std::string> expected)
         : board_(board), codec_(codec), sockets_(sockets), router_(router), options_(options), epoch_(epoch),
-          self_(std::move(self)) {}
+          self_(std::move(self)), expected_(std::move(expected)) {}
 
     MatchmakingResult run() {
         deadline_ = Clock::now() + options_.deadline;
@@ -170,11 +170,14 @@ private:
         return std::nullopt;
     }
 
-    // Every peer that declared for the epoch (as last read) has joined.
+    // Every peer that declared for the epoch (as last read), and every peer expected at it, has joined.
     bool everyoneJoined() const {
-        return std::all_of(candidates_.begin(), candidates_.end(), [&](const LeaderCandidate& c) {
-            return c.peerId == self_.peerId || accepted_.count(c.peerId);
-        });
+        const auto joined = [&](const std::string& peerId) {
+            return peerId == self_.peerId || accepted_.count(peerId) > 0;
+        };
+        return std::all_of(candidates_.begin(), candidates_.end(),
+                           [&](const LeaderCandidate& c) { return joined(c.peerId); }) &&
+               std::all_of(expected_.begin(), expected_.end(), joined);
     }
 
     void redirectFollowers(const LeaderCandidate& better) {
@@ -416,6 +419,7 @@ private:
     const MatchmakingOptions& options_;
     const std::uint64_t epoch_;
     const GroupMember self_;
+    const std::vector<std::string> expected_;
 
     Clock::time_point deadline_;
     std::uint64_t deadlineMs_ = 0;
@@ -451,7 +455,8 @@ Matchmaking::Matchmaking(dht::DhtNode& dht, const net::MessageCodec& codec, cons
                                     std::to_string(net::WireLimits::kMaxGroupSize));
 }
 
-MatchmakingResult Matchmaking::formGroup(std::uint64_t epoch, GroupMember self) {
+MatchmakingResult Matchmaking::formGroup(std::uint64_t epoch, GroupMember self,
+                                         std::vector<std::string> expected) {
     self.peerId = codec_.peerId();
     if ((self.role == wire::ROLE_CLIENT) != (router_ == nullptr))
         throw std::invalid_argument("a client joins through DEALERs only; every other role needs its ROUTER");
@@ -463,7 +468,8 @@ MatchmakingResult Matchmaking::formGroup(std::uint64_t epoch, GroupMember self) 
         throw std::invalid_argument(std::string("cannot join a group as described: ") + e.what());
     }
     MatchmakingBoard board(dht_, QString::fromStdString(codec_.runId()));
-    return MatchState(board, codec_, sockets_, router_, options_, epoch, std::move(self)).run();
+    return MatchState(board, codec_, sockets_, router_, options_, epoch, std::move(self), std::move(expected))
+        .run();
 }
 
 } // namespace sahaj::collab

@@ -40,8 +40,12 @@ public:
                 zmq::socket_t* router, MatchmakingOptions options);
 
     // self: this peer's role, endpoint (empty for a client), bandwidth and weight; its peer id is the
-    // codec's. Returns the group for `epoch`, or a group of one past the deadline.
-    MatchmakingResult formGroup(std::uint64_t epoch, GroupMember self);
+    // codec's. expected: the peers known (from their progress) to be at this epoch; a leader begins before
+    // its gather time is up only once all of them, and every declared peer, have joined. Declarations
+    // spread through the DHT in about a second, so without this two leaders that have not seen each other
+    // yet could each begin a half group. Returns the group for `epoch`, or a group of one past the deadline.
+    MatchmakingResult formGroup(std::uint64_t epoch, GroupMember self,
+                                std::vector<std::string> expected = {});
 
 private:
     dht::DhtNode& dht_;

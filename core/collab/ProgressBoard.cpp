@@ -1,5 +1,6 @@
 #include "core/collab/ProgressBoard.h"
 
+#include "core/collab/DecodedRecords.h"
 #include "core/collab/PeerProgressRules.h"
 #include "core/dht/DhtNode.h"
 #include "core/dht/DhtRecord.h"
@@ -45,15 +46,7 @@ void ProgressBoard::publish(const PeerProgress& progress, std::chrono::seconds t
 }
 
 std::vector<PeerProgress> ProgressBoard::fetch(std::chrono::milliseconds timeout) {
-    std::vector<PeerProgress> progress;
-    for (const dht::DhtRecord& record : node_.get(key_, timeout)) {
-        PeerProgress decoded;
-        if (decode(record, decoded))
-            progress.push_back(std::move(decoded));
-        else
-            ++rejected_;
-    }
-    return progress;
+    return decodedRecords<PeerProgress>(node_, key_, timeout, &ProgressBoard::decode, rejected_);
 }
 
 } // namespace sahaj::collab

@@ -75,6 +75,14 @@ void ProgressTracker::update(const std::vector<PeerProgress>& records, TimePoint
         remote_.push_back(*record);
 }
 
+std::vector<std::string> ProgressTracker::peersAt(std::uint64_t epoch, TimePoint now) const {
+    std::vector<std::string> peers;
+    for (const PeerProgress& record : remote_)
+        if (record.epoch == epoch && record.expiresAt > now)
+            peers.push_back(record.peerId);
+    return peers;
+}
+
 GlobalProgress ProgressTracker::globalProgress(TimePoint now) const {
     std::vector<PeerProgress> records = remote_;
     records.push_back(localRecord(now));

@@ -65,6 +65,10 @@ public:
     // seconds; starting it before the batch is full lets it overlap the last micro-batches.
     bool shouldStartMatchmaking(TimePoint now, std::chrono::milliseconds lead) const;
 
+    // The other peers whose live records say they are at `epoch` (clients included): who a leader can
+    // expect to join its group for that epoch.
+    std::vector<std::string> peersAt(std::uint64_t epoch, TimePoint now) const;
+
     std::uint64_t localEpoch() const { return epoch_; }
     std::uint64_t localSamples() const { return samples_; }
     // Remote records held after the last update() (live at that time, one per peer).

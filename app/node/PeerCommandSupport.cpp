@@ -1,0 +1,200 @@
+#include "app/node/PeerCommandSupport.h"
+
+#include "app/node/CommandLine.h"
+#include "app/node/StopSignalScope.h"
+#include "app/node/UsageError.h"
+#include "core/engine/CollaborativePeer.h"
+#include "core/security/PeerIdentity.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <QTextStream>
+
+#include <torch/torch.h>
+
+#include <cstdio>
+#include <iostream>
+
+namespace sahaj::node {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+QByteArray line(const QJsonObject& object) {
+    return QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n';
+}
+
+void appendTo(QFile& file, const QJsonObject& object) {
+    if (file.isOpen()) {
+        file.write(line(object));
+        file.flush();
+    }
+}
+
+// The coordinator's metrics for one epoch: what organisers chart.
+QJsonObject metricsOf(const engine::EpochReport& report) {
+    int peers = 0;
+    int clients = 0;
+    QJsonObject shares;
+    for (const engine::RoundMember& member : report.members) {
+        ++peers;
+        if (member.role == "client")
+            ++clients;
+        shares.insert(QString::fromStdString(member.peerId), member.share);
+    }
+    return QJsonObject{{"epoch", static_cast<qint64>(report.epoch)},
+                       {"loss", report.loss},
+                       {"peers", peers},
+                       {"clients", clients},
+                       {"samples_per_second", report.samplesPerSecond},
+                       {"round_seconds", report.roundSeconds},
+                       {"bytes_sent", static_cast<qint64>(report.bytesSent)},
+                       {"bytes_received", static_cast<qint64>(report.bytesReceived)},
+                       {"group_size", static_cast<int>(report.members.size())},
+                       {"shares", shares},
+                       {"alone", report.alone},
+                       {"complete", report.complete},
+                       {"params_sha256", QString::fromStdString(report.parametersSha256)}};
+}
+
+} // namespace
+
+void PeerCommandSupport::addOptions(QCommandLineParser& parser) {
+    parser.addOptions({
+        {"manifest", "The run manifest (sahaj-node run-init writes one).", "FILE"},
+        {"identity", "Folder holding this peer's identity key (created on first use).", "DIR"},
+        {"steps",
+         "Stop once the collaboration reaches this global step (default: the manifest's max_epochs).", "K"},
+        {"gather-ms", "How long a group leader gathers members, in ms (default 5000).", "MS"},
+        {"min-gather-ms", "The least time a leader gathers before it may begin early, in ms (default 2000).",
+         "MS"},
+        {"lead-ms", "Start forming a group this long before the batch is due, in ms (default 3000).", "MS"},
+        {"threads", "CPU threads for torch (default: torch's choice).", "N"},
+        {"out", "Folder for epochs.jsonl and summary.json.", "DIR"},
+    });
+}
+
+engine::PeerOptions PeerCommandSupport::options(const QCommandLineParser& parser,
+                                                const QString& defaultIdentityDir) {
+    engine::PeerOptions options;
+    const QString manifestPath =
+        CommandLine::existingFile("manifest", CommandLine::requiredValue(parser, "manifest"));
+    try {
+        options.manifest = run::RunManifest::loadFile(manifestPath);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    const QString identityDir = parser.isSet("identity") ? parser.value("identity") : defaultIdentityDir;
+    QDir().mkpath(identityDir);
+    options.link.identity =
+        std::make_shared<const security::PeerIdentity>(security::PeerIdentity::loadOrCreate(identityDir));
+    options.stopAtEpoch =
+        static_cast<std::uint64_t>(CommandLine::integerValue(parser, "steps", 0, 0, 1'000'000'000));
+    const auto gather = CommandLine::integerValue(parser, "gather-ms", 5000, 200, 600'000);
+    const auto minGather =
+        CommandLine::integerValue(parser, "min-gather-ms", std::min<long long>(2000, gather), 0, gather);
+    options.link.matchmaking.gatherTime = std::chrono::milliseconds(gather);
+    options.link.matchmaking.minGatherTime = std::chrono::milliseconds(minGather);
+    options.link.matchmaking.deadline = std::chrono::milliseconds(3 * gather) + 20s;
+    options.link.matchmakingLead =
+        std::chrono::milliseconds(CommandLine::integerValue(parser, "lead-ms", 3000, 0, 600'000));
+    options.link.version = QCoreApplication::applicationVersion().toStdString();
+    options.link.log = [](const std::string& message) {
+        // One write per line, so that lines from two threads never interleave.
+        const std::string text =
+            QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString() + " " + message + "\n";
+        std::fwrite(text.data(), 1, text.size(), stderr);
+    };
+    if (parser.isSet("threads"))
+        torch::set_num_threads(static_cast<int>(CommandLine::integerValue(parser, "threads", 1, 1, 1024)));
+    return options;
+}
+
+int PeerCommandSupport::run(engine::PeerOptions options, const QString& role, const QString& outDir,
+                            const QString& metricsFile) {
+    QFile epochs;
+    if (!outDir.isEmpty()) {
+        QDir().mkpath(outDir);
+        epochs.setFileName(QDir(outDir).filePath("epochs.jsonl"));
+        if (!epochs.open(QIODevice::WriteOnly | QIODevice::Append))
+            throw std::runtime_error(epochs.fileName().toStdString() + ": " +
+                                     epochs.errorString().toStdString());
+    }
+    QFile metrics;
+    if (!metricsFile.isEmpty()) {
+        metrics.setFileName(metricsFile);
+        if (!metrics.open(QIODevice::WriteOnly | QIODevice::Append))
+            throw std::runtime_error(metricsFile.toStdString() + ": " + metrics.errorString().toStdString());
+    }
+
+    const StopSignalScope signals;
+    engine::CollaborativePeer peer(std::move(options));
+    std::cout << line(QJsonObject{{"event", "joined"},
+                                  {"peer", QString::fromStdString(peer.peerIdHex())},
+                                  {"role", role},
+                                  {"endpoint", QString::fromStdString(peer.endpoint())},
+                                  {"dht_port", static_cast<int>(peer.dhtPort())},
+                                  {"epoch", static_cast<qint64>(peer.epoch())}})
+                     .toStdString()
+              << std::flush;
+
+    std::uint64_t epochsJoined = 0;
+    double lastShare = 0.0;
+    double bandwidthMbps = 0.0;
+    engine::CollaborativePeer::Events events;
+    events.onEpoch = [&](const engine::EpochReport& report) {
+        QJsonObject object = report.toJson();
+        object.insert("event", "epoch");
+        std::cout << line(object).toStdString() << std::flush;
+        appendTo(epochs, object);
+        if (!report.stateLoaded && !report.alone)
+            ++epochsJoined;
+        if (!report.stateLoaded) {
+            lastShare = report.share;
+            bandwidthMbps = report.bandwidthMbps;
+            appendTo(metrics, metricsOf(report));
+        }
+    };
+    events.onMessage = [](const std::string& message) { std::cerr << message << std::endl; };
+    events.onStatus = [](const engine::LinkStatus& status, std::uint64_t localSamples) {
+        const collab::GlobalProgress& global = status.global;
+        std::cout << line(QJsonObject{{"event", "status"},
+                                      {"epoch", static_cast<qint64>(status.localEpoch)},
+                                      {"global_epoch", static_cast<qint64>(global.epoch)},
+                                      {"samples", global.samplesAccumulated},
+                                      {"target", static_cast<qint64>(global.targetBatchSize)},
+                                      {"samples_per_second", global.samplesPerSecond},
+                                      {"local_samples", static_cast<qint64>(localSamples)},
+                                      {"peers", global.peers},
+                                      {"clients", global.clients},
+                                      {"problem", QString::fromStdString(status.lastProblem)}})
+                         .toStdString()
+                  << std::flush;
+    };
+    const std::uint64_t reached = peer.run(StopSignalScope::requested(), events);
+
+    const QJsonObject summary{{"id", QString::fromStdString(peer.peerIdHex())},
+                              {"role", role},
+                              {"epoch", static_cast<qint64>(reached)},
+                              {"final_params_sha256", QString::fromStdString(peer.parametersSha256())},
+                              {"epochs_joined", static_cast<qint64>(epochsJoined)},
+                              {"last_share", lastShare},
+                              {"bandwidth_mbps", bandwidthMbps}};
+    std::cout << line(QJsonObject{{"event", "left"}, {"summary", summary}}).toStdString() << std::flush;
+    if (!outDir.isEmpty()) {
+        QSaveFile file(QDir(outDir).filePath("summary.json"));
+        if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(summary).toJson()) < 0 ||
+            !file.commit())
+            throw std::runtime_error(file.fileName().toStdString() + ": " + file.errorString().toStdString());
+    }
+    return 0;
+}
+
+} // namespace sahaj::node

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "core/engine/PeerOptions.h"
+
+#include <QCommandLineParser>
+#include <QString>
+
+namespace sahaj::node {
+
+// What the coordinator and volunteer commands share: the run manifest, the identity, the timings of
+// group formation, the stop epoch, and the loop that runs a peer until it is told to stop, printing one
+// JSON line per epoch and writing OUT/epochs.jsonl and OUT/summary.json.
+class PeerCommandSupport {
+public:
+    static void addOptions(QCommandLineParser& parser);
+    // The manifest, identity (--identity DIR, default `defaultIdentityDir`), timings, stop epoch and threads.
+    static engine::PeerOptions options(const QCommandLineParser& parser, const QString& defaultIdentityDir);
+    // Runs the peer until SIGINT/SIGTERM or the stop epoch. outDir: where epochs.jsonl and summary.json
+    // go (empty: nowhere). metricsFile: the coordinator's per-epoch metrics (empty: none).
+    static int run(engine::PeerOptions options, const QString& role, const QString& outDir,
+                   const QString& metricsFile);
+};
+
+} // namespace sahaj::node

@@ -1,0 +1,113 @@
+#include "app/node/VolunteerCommand.h"
+
+#include "app/node/CommandLine.h"
+#include "app/node/PeerAddress.h"
+#include "app/node/PeerCommandSupport.h"
+#include "app/node/UsageError.h"
+#include "core/run/ShardVerifier.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+#include <random>
+
+namespace sahaj::node {
+
+namespace {
+
+// The run's first data shard on this machine: the manifest's file, or one of the same name in --data-dir.
+// Its hash must match the manifest's, or the peer would train on other data than the run's.
+QString dataShard(const run::RunManifest& manifest, const QCommandLineParser& parser) {
+    if (manifest.data.empty())
+        throw UsageError("the manifest lists no data shard");
+    const run::DataShard& shard = manifest.data.front();
+    QString path = run::ShardVerifier::localFile(shard.url).value_or(QString());
+    if (parser.isSet("data-dir"))
+        path =
+            QDir(parser.value("data-dir")).filePath(QFileInfo(path.isEmpty() ? shard.url : path).fileName());
+    if (path.isEmpty() || !QFileInfo(path).isFile())
+        throw std::runtime_error("the data shard " + shard.url.toStdString() +
+                                 " is not on this machine; pass --data-dir with a folder that holds it");
+    run::DataShard local = shard;
+    local.url = QStringLiteral("file://") + QFileInfo(path).absoluteFilePath();
+    if (!run::ShardVerifier::verify(local))
+        throw std::runtime_error(path.toStdString() + " does not match the manifest's size and sha256 for " +
+                                 shard.url.toStdString());
+    return QFileInfo(path).absoluteFilePath();
+}
+
+} // namespace
+
+QString VolunteerCommand::description() const {
+    return QStringLiteral(
+        "Join a collaboration: bootstrap from the coordinator, load the newest state from a donor, and\n"
+        "train on this machine's share of the batch, averaging with the others each global step. With\n"
+        "--client-mode the peer only connects out (behind NAT or a firewall) and aggregates nothing; with\n"
+        "--aux it trains nothing and only aggregates. Upload and download caps are enforced in the\n"
+        "transport and bound the bandwidth the load balancer plans with. One JSON line per global step;\n"
+        "SIGINT or SIGTERM leaves the collaboration and publishes the departure.");
+}
+
+void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
+    PeerCommandSupport::addOptions(parser);
+    parser.addOptions({
+        {"coordinator", "IPV4:PORT of the coordinator (default: the manifest's first).", "ADDR"},
+        {"listen", "IPV4:PORT this peer accepts connections on (default 127.0.0.1:0: any free port).",
+         "ADDR"},
+        {"client-mode", "Connect out only; aggregate nothing (share 0)."},
+        {"aux", "Train nothing; only aggregate (weight 0)."},
+        {"device", "cpu, cuda or cuda:N (default cpu).", "DEVICE"},
+        {"max-upload-mbps", "Upload cap in Mbit/s (default: none).", "X"},
+        {"max-download-mbps", "Download cap in Mbit/s (default: none).", "Y"},
+        {"batch", "Samples per micro-batch: bounds memory use (default 8).", "B"},
+        {"data-dir", "Folder that holds the run's data shard (default: the manifest's path).", "DIR"},
+        {"seed", "Seed of this peer's data order (default: random).", "S"},
+    });
+}
+
+int VolunteerCommand::run(const QCommandLineParser& parser) {
+    const QString appData = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    engine::PeerOptions options = PeerCommandSupport::options(parser, appData);
+    if (parser.isSet("client-mode") && parser.isSet("aux"))
+        throw UsageError("--client-mode and --aux exclude each other: an auxiliary must accept connections");
+    if (!parser.isSet("coordinator") && options.manifest.coordinators.isEmpty())
+        throw UsageError("the manifest names no coordinator: pass --coordinator IPV4:PORT");
+    const PeerAddress coordinator = PeerAddress::parse(
+        "coordinator",
+        parser.isSet("coordinator") ? parser.value("coordinator") : options.manifest.coordinators.first(),
+        false);
+    const PeerAddress listen =
+        PeerAddress::parse("listen", parser.isSet("listen") ? parser.value("listen") : "127.0.0.1:0", true);
+    options.link.bootstrap = {coordinator.toString()};
+    options.link.dhtBindAddress = listen.host;
+    options.link.listenEndpoint = "tcp://" + listen.toString().toStdString();
+    options.link.role = parser.isSet("client-mode") ? wire::ROLE_CLIENT
+                        : parser.isSet("aux")       ? wire::ROLE_AUXILIARY
+                                                    : wire::ROLE_NODE;
+    options.link.stateDonor = options.link.role == wire::ROLE_NODE;
+    options.trains = options.link.role != wire::ROLE_AUXILIARY;
+    options.device = parser.isSet("device") ? parser.value("device").toStdString() : "cpu";
+    const double mbps = 1e6 / 8.0;
+    options.link.uploadBytesPerSecond =
+        CommandLine::realValue(parser, "max-upload-mbps", 0.0, 0.0, 1e6) * mbps;
+    options.link.downloadBytesPerSecond =
+        CommandLine::realValue(parser, "max-download-mbps", 0.0, 0.0, 1e6) * mbps;
+    if (options.trains) {
+        options.data.corpusPath = dataShard(options.manifest, parser);
+        options.data.tokenizerPath = options.manifest.tokenizer.path;
+        options.data.microBatchSize =
+            static_cast<int>(CommandLine::integerValue(parser, "batch", 8, 1, 65536));
+        options.data.seed =
+            parser.isSet("seed")
+                ? static_cast<std::uint64_t>(CommandLine::integerValue(parser, "seed", 0, 0, 1LL << 62))
+                : std::random_device{}();
+    }
+    const QString role = options.link.role == wire::ROLE_CLIENT      ? QStringLiteral("client")
+                         : options.link.role == wire::ROLE_AUXILIARY ? QStringLiteral("auxiliary")
+                                                                     : QStringLiteral("node");
+    return PeerCommandSupport::run(std::move(options), role,
+                                   parser.isSet("out") ? parser.value("out") : QString(), QString());
+}
+
+} // namespace sahaj::node

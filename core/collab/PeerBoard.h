@@ -1,0 +1,55 @@
+#pragma once
+
+#include "core/net/protocol.pb.h"
+
+#include <QString>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sahaj::dht {
+class DhtNode;
+struct DhtRecord;
+} // namespace sahaj::dht
+
+namespace sahaj::collab {
+
+// One peer as it presents itself to the run: its role, where it accepts connections, the bandwidth it
+// declares, whether it serves its state to newcomers and at which epoch.
+struct PeerAnnouncement {
+    std::string peerId; // 32 bytes: the record's signed owner
+    wire::Role role = wire::ROLE_NODE;
+    std::string endpoint; // empty for clients
+    double bandwidth = 0.0;
+    bool stateDonor = false;
+    std::uint64_t epoch = 0;
+    std::string version;
+};
+
+// Where the peers of a run announce themselves: one signed, expiring DHT record per peer under
+// "sahaj/<run>/peers", its payload a wire::PeerRecord. Newcomers find state donors here. Records that do
+// not decode, or whose endpoint or figures the protocol refuses, are dropped and counted.
+class PeerBoard {
+public:
+    PeerBoard(dht::DhtNode& node, const QString& runId);
+
+    void publish(const PeerAnnouncement& announcement, std::chrono::seconds ttl);
+    std::vector<PeerAnnouncement> fetch(std::chrono::milliseconds timeout);
+
+    // Donors at `minEpoch` or later, best first: the newest epoch, then the widest link, then the peer id.
+    static std::vector<PeerAnnouncement> donors(std::vector<PeerAnnouncement> peers, std::uint64_t minEpoch);
+
+    static QByteArray encode(const PeerAnnouncement& announcement);
+    static bool decode(const dht::DhtRecord& record, PeerAnnouncement& announcement);
+
+    std::uint64_t rejectedRecords() const { return rejected_; }
+
+private:
+    dht::DhtNode& node_;
+    QString key_;
+    std::uint64_t rejected_ = 0;
+};
+
+} // namespace sahaj::collab

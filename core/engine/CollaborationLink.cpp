@@ -1,0 +1,540 @@
+#include "core/engine/CollaborationLink.h"
+
+#include "core/collab/Matchmaking.h"
+#include "core/collab/PeerBoard.h"
+#include "core/collab/ProgressBoard.h"
+#include "core/collab/ProgressRefreshPolicy.h"
+#include "core/collab/ProgressTracker.h"
+#include "core/collab/StateChunker.h"
+#include "core/collab/StateDownloader.h"
+#include "core/collab/StateServer.h"
+#include "core/collab/StateSnapshot.h"
+#include "core/collab/TensorEncoding.h"
+#include "core/dht/DhtNode.h"
+#include "core/dht/DhtNodeOptions.h"
+#include "core/net/LinkBandwidth.h"
+#include "core/net/MessageCodec.h"
+#include "core/net/ProtocolViolation.h"
+#include "core/net/SocketFactory.h"
+#include "core/security/PeerIdentity.h"
+
+#include <QCryptographicHash>
+
+#include <algorithm>
+#include <future>
+#include <stdexcept>
+
+namespace sahaj::engine {
+
+namespace {
+
+using namespace std::chrono_literals;
+using SystemClock = std::chrono::system_clock;
+using SteadyClock = std::chrono::steady_clock;
+
+constexpr std::size_t kMaxStashedParts = 4096;
+constexpr auto kRecordTtl = 60s;
+constexpr auto kAnnouncePeriod = 10s;
+constexpr auto kDhtLookup = 1500ms;
+// A newcomer that hears of nobody for this long takes itself to be the first peer of the run.
+constexpr auto kAloneAfter = 8s;
+
+double bytesPerValue(const wire::Encoding& encoding) {
+    switch (encoding.dtype()) {
+    case wire::WIRE_FLOAT32:
+        return 4.0;
+    case wire::WIRE_UINT8_BLOCKWISE:
+        return 1.0 + 8.0 / std::max<std::uint32_t>(encoding.block(), 1);
+    default:
+        return 2.0;
+    }
+}
+
+// The state round's group: the gradient round's members and partition, scaled to the state vector's
+// size (integer shares, the remainder to the largest fractions, ties to the earlier member: the same on
+// every member), fp32 so that averaging loses nothing, every sender weighted 1, and a group id of its own
+// so that its parts can never be mistaken for the gradient round's.
+collab::GroupSpec stateSpec(collab::GroupSpec spec, std::int64_t size) {
+    const QByteArray derived = QCryptographicHash::hash(
+        QByteArray::fromStdString(spec.groupId) + QByteArrayLiteral("/state"), QCryptographicHash::Sha256);
+    spec.groupId = derived.left(16).toStdString();
+    spec.encoding = collab::TensorEncoding::fp32();
+    const std::int64_t total = spec.vectorSize;
+    std::vector<std::pair<std::int64_t, std::size_t>> remainders;
+    std::int64_t assigned = 0;
+    for (std::size_t i = 0; i < spec.spanCounts.size(); ++i) {
+        const __int128 product = static_cast<__int128>(spec.spanCounts[i]) * size;
+        spec.spanCounts[i] = static_cast<std::int64_t>(product / total);
+        remainders.emplace_back(static_cast<std::int64_t>(product % total), i);
+        assigned += spec.spanCounts[i];
+    }
+    std::stable_sort(remainders.begin(), remainders.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (std::size_t k = 0; assigned < size; ++k, ++assigned)
+        ++spec.spanCounts[remainders[k % remainders.size()].second];
+    spec.vectorSize = size;
+    for (collab::GroupMember& member : spec.members)
+        member.weight = member.sends() ? 1.0 : 0.0;
+    return spec;
+}
+
+} // namespace
+
+struct CollaborationLink::Session {
+    Session(const LinkOptions& options, std::string peerIdBytes)
+        : options(options), sockets(context, peerIdBytes), codec(options.runId.toStdString(), peerIdBytes),
+          dht(dhtOptions(options)), progressBoard(dht, options.runId), peerBoard(dht, options.runId),
+          tracker(trackerOptions(options, peerIdBytes)), refresh(options.progressRefresh), server(codec),
+          started(SteadyClock::now()) {
+        if (options.role != wire::ROLE_CLIENT) {
+            router = sockets.bindRouter(options.listenEndpoint);
+            endpoint = net::SocketFactory::boundEndpoint(router);
+        }
+        collab::MatchmakingOptions matchmakingOptions = options.matchmaking;
+        matchmakingOptions.schemaHash = options.schemaHash;
+        matchmakingOptions.encoding = options.encoding;
+        matchmakingOptions.vectorSize = options.vectorSize;
+        matchmaking =
+            std::make_unique<collab::Matchmaking>(dht, codec, sockets, routerOrNull(), matchmakingOptions);
+        bandwidth.setCaps(options.uploadBytesPerSecond, options.downloadBytesPerSecond);
+    }
+
+    static dht::DhtNodeOptions dhtOptions(const LinkOptions& options) {
+        dht::DhtNodeOptions result;
+        result.bindAddress = options.dhtBindAddress;
+        result.port = options.dhtPort;
+        result.bootstrap = options.bootstrap;
+        result.identity = options.identity;
+        return result;
+    }
+
+    static collab::ProgressTrackerOptions trackerOptions(const LinkOptions& options, const std::string& id) {
+        collab::ProgressTrackerOptions result;
+        result.peerId = id;
+        result.clientMode = options.role == wire::ROLE_CLIENT;
+        result.targetBatchSize = options.targetBatchSize;
+        return result;
+    }
+
+    zmq::socket_t* routerOrNull() { return options.role == wire::ROLE_CLIENT ? nullptr : &router; }
+
+    double declaredBandwidth() const { return bandwidth.valuesPerSecond(bytesPerValue(options.encoding)); }
+
+    const LinkOptions& options;
+    zmq::context_t context;
+    net::SocketFactory sockets;
+    net::MessageCodec codec;
+    zmq::socket_t router;
+    std::string endpoint;
+    dht::DhtNode dht;
+    collab::ProgressBoard progressBoard;
+    collab::PeerBoard peerBoard;
+    collab::ProgressTracker tracker;
+    collab::ProgressRefreshPolicy refresh;
+    collab::StateServer server;
+    std::unique_ptr<collab::Matchmaking> matchmaking;
+    net::LinkBandwidth bandwidth;
+
+    SteadyClock::time_point started;
+    SteadyClock::time_point nextAnnounce{};
+    SteadyClock::time_point nextDownloadAttempt{};
+    bool groupOutstanding = false;       // handed to the training thread, epochCompleted() not yet called
+    bool statePending = false;           // downloaded, not yet loaded
+    bool synced = false;                 // this peer knows it is not a newcomer behind the others
+    std::vector<net::WireMessage> stash; // parts for a round that has not begun on this side yet
+    std::optional<FormedGroup> pending;  // formed, waiting for the batch to fill
+    SteadyClock::time_point pendingSince{};
+    std::string lastProblem;
+};
+
+CollaborationLink::CollaborationLink(LinkOptions options) : options_(std::move(options)) {
+    if (!options_.identity)
+        throw std::invalid_argument("a collaborating peer needs an identity");
+    if (options_.vectorSize <= 0 || options_.stateVectorSize <= 0)
+        throw std::invalid_argument("the averaged vectors must not be empty");
+    if (options_.role == wire::ROLE_CLIENT)
+        options_.stateDonor = false;
+    peerId_ = options_.identity->id().bytes().toStdString();
+    session_ = std::make_unique<Session>(options_, peerId_);
+    endpoint_ = session_->endpoint;
+    thread_ = std::thread([this] { threadMain(); });
+}
+
+CollaborationLink::~CollaborationLink() {
+    stopping_ = true;
+    if (thread_.joinable())
+        thread_.join();
+    // Departure: replace this peer's records by ones that expire at once, so that the others stop
+    // counting its progress and stop offering it as a donor.
+    try {
+        collab::PeerProgress last = session_->tracker.localRecord(SystemClock::now());
+        last.samplesAccumulated = 0;
+        last.samplesPerSecond = 0.0;
+        session_->progressBoard.publish(last, 1s);
+        collab::PeerAnnouncement gone;
+        gone.role = options_.role;
+        session_->peerBoard.publish(gone, 1s);
+    } catch (const std::exception&) {
+        // Leaving anyway: the records expire on their own.
+    }
+}
+
+std::uint16_t CollaborationLink::dhtPort() const {
+    return session_->dht.port();
+}
+
+void CollaborationLink::reportProgress(std::uint64_t samples, double samplesPerSecond) {
+    const std::lock_guard lock(mutex_);
+    reportedSamples_ = samples;
+    reportedRate_ = samplesPerSecond;
+}
+
+void CollaborationLink::restartAccumulation() {
+    const std::lock_guard lock(mutex_);
+    reportedSamples_ = 0;
+}
+
+std::optional<FormedGroup> CollaborationLink::takeGroup() {
+    const std::lock_guard lock(mutex_);
+    std::optional<FormedGroup> group = std::move(formed_);
+    formed_.reset();
+    return group;
+}
+
+std::optional<collab::TrainingState> CollaborationLink::takeState() {
+    const std::lock_guard lock(mutex_);
+    std::optional<collab::TrainingState> state = std::move(downloaded_);
+    downloaded_.reset();
+    return state;
+}
+
+LinkStatus CollaborationLink::status() const {
+    const std::lock_guard lock(mutex_);
+    return status_;
+}
+
+void CollaborationLink::call(std::function<void(Session&)> task) {
+    std::promise<void> done;
+    std::future<void> finished = done.get_future();
+    {
+        const std::lock_guard lock(mutex_);
+        tasks_.push_back([&task, &done](Session& session) {
+            try {
+                task(session);
+                done.set_value();
+            } catch (...) {
+                done.set_exception(std::current_exception());
+            }
+        });
+    }
+    finished.get();
+}
+
+RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> local, double weight,
+                                        bool state) {
+    RoundOutcome outcome;
+    call([&](Session& s) {
+        collab::GroupSpec spec = state ? stateSpec(formed.group, options_.stateVectorSize) : formed.group;
+        const int me = spec.indexOf(peerId_);
+        if (!state)
+            spec.members[static_cast<std::size_t>(me)].weight = weight;
+        if (spec.members.size() < 2) {
+            outcome.values = std::move(local);
+            outcome.alone = outcome.complete = true;
+            return;
+        }
+        std::vector<net::WireMessage> early;
+        if (!state)
+            early = std::move(formed.early);
+        for (auto it = s.stash.begin(); it != s.stash.end();) {
+            if (it->envelope.tensor_part().group_id() == spec.groupId) {
+                early.push_back(std::move(*it));
+                it = s.stash.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        collab::AllReduceOptions roundOptions = options_.allReduce;
+        roundOptions.uploadBytesPerSecond = options_.uploadBytesPerSecond;
+        roundOptions.downloadBytesPerSecond = options_.downloadBytesPerSecond;
+        collab::AllReduceRound round(spec, s.codec, s.sockets, s.routerOrNull(), roundOptions);
+        const auto began = SteadyClock::now();
+        collab::AllReduceResult result = round.run(std::move(local), std::move(early));
+        const auto took = SteadyClock::now() - began;
+        // What this round achieved is what the next group is told this peer can do.
+        s.bandwidth.upload().add(result.bytesSent, took);
+        s.bandwidth.download().add(result.bytesReceived, took);
+        for (net::WireMessage& other : result.otherMessages)
+            handleRouterMessage(s, std::move(other));
+        outcome.values = std::move(result.values);
+        outcome.complete = result.complete();
+        outcome.seconds = result.seconds;
+        outcome.bytesSent = result.bytesSent;
+        outcome.bytesReceived = result.bytesReceived;
+        outcome.excluded = std::move(result.excludedSenders);
+        outcome.violations = std::move(result.violations);
+    });
+    return outcome;
+}
+
+void CollaborationLink::epochCompleted(std::uint64_t epoch,
+                                       std::shared_ptr<const collab::StateChunker> snapshot) {
+    call([&](Session& s) {
+        if (epoch > s.tracker.localEpoch())
+            s.tracker.onEpochCompleted(epoch, SystemClock::now());
+        if (options_.stateDonor)
+            s.server.offer(std::move(snapshot));
+        s.groupOutstanding = false;
+        s.statePending = false;
+        s.nextAnnounce = {}; // the others should learn the new epoch now
+    });
+}
+
+void CollaborationLink::note(const std::string& line) const {
+    if (options_.log)
+        options_.log(line);
+}
+
+void CollaborationLink::threadMain() {
+    Session& s = *session_;
+    // Until the DHT is connected nothing else can work; the coordinator (no bootstrap) is the network.
+    const auto connectBy = SteadyClock::now() + options_.dhtConnectTimeout;
+    while (!options_.bootstrap.isEmpty() && s.dht.connectedNodeCount() == 0 && !stopping_ &&
+           SteadyClock::now() < connectBy) {
+        runTasks(s);
+        serveRouter(s, 100ms);
+    }
+    if (!options_.bootstrap.isEmpty() && s.dht.connectedNodeCount() == 0)
+        s.lastProblem = "the DHT did not connect to " + options_.bootstrap.join(", ").toStdString();
+    while (!stopping_) {
+        runTasks(s);
+        serveRouter(s, 20ms);
+        try {
+            refreshProgress(s);
+            announce(s);
+            maybeDownloadState(s);
+            maybeFormGroup(s);
+            maybeReleaseGroup(s);
+        } catch (const std::exception& e) {
+            // A failed lookup or a refused record must not end the peer: note it and carry on.
+            s.lastProblem = e.what();
+            note(e.what());
+        }
+        publishStatus(s);
+    }
+    runTasks(s); // release a training thread that may be waiting on a call
+}
+
+void CollaborationLink::runTasks(Session& s) {
+    for (;;) {
+        std::function<void(Session&)> task;
+        {
+            const std::lock_guard lock(mutex_);
+            if (tasks_.empty())
+                return;
+            task = std::move(tasks_.front());
+            tasks_.pop_front();
+        }
+        task(s);
+    }
+}
+
+void CollaborationLink::serveRouter(Session& s, std::chrono::milliseconds wait) {
+    if (options_.role == wire::ROLE_CLIENT) {
+        std::this_thread::sleep_for(wait);
+        return;
+    }
+    for (int budget = 64; budget > 0; --budget) {
+        zmq::message_t route;
+        std::optional<std::vector<zmq::message_t>> frames;
+        try {
+            frames = net::MessageCodec::receive(s.router, budget == 64 ? wait : 0ms, &route);
+        } catch (const net::ProtocolViolation& e) {
+            s.lastProblem = e.what();
+            continue;
+        }
+        if (!frames)
+            return;
+        try {
+            net::WireMessage message = s.codec.decode(std::move(*frames));
+            message.route = std::move(route);
+            handleRouterMessage(s, std::move(message));
+        } catch (const net::ProtocolViolation& e) {
+            s.lastProblem = e.what();
+        }
+    }
+}
+
+void CollaborationLink::handleRouterMessage(Session& s, net::WireMessage message) {
+    const wire::Envelope& envelope = message.envelope;
+    if (envelope.has_state_request()) {
+        s.server.answer(s.router, message);
+    } else if (envelope.has_join_request()) {
+        // Not gathering a group now: say so at once, so that the requester tries the next leader.
+        wire::Envelope reply;
+        reply.set_request_id(envelope.request_id());
+        reply.mutable_join_reply()->set_code(wire::JoinReply::NOT_A_LEADER);
+        std::vector<zmq::message_t> frames = s.codec.encode(std::move(reply));
+        net::MessageCodec::trySend(s.router, frames, &message.route, true);
+    } else if (envelope.has_tensor_part() && s.stash.size() < kMaxStashedParts) {
+        s.stash.push_back(std::move(message)); // a member that began the round before this one
+    }
+}
+
+void CollaborationLink::refreshProgress(Session& s) {
+    const auto now = SystemClock::now();
+    if (!s.refresh.isDue(s.tracker.localEpoch(), now))
+        return;
+    std::uint64_t samples = 0;
+    double rate = 0.0;
+    {
+        const std::lock_guard lock(mutex_);
+        samples = reportedSamples_;
+        rate = reportedRate_;
+    }
+    s.tracker.reportLocal(samples, rate, now);
+    s.progressBoard.publish(s.tracker.localRecord(now), kRecordTtl);
+    s.tracker.update(s.progressBoard.fetch(kDhtLookup), SystemClock::now());
+    const auto after = SystemClock::now();
+    s.refresh.refreshed(s.tracker.globalProgress(after), s.tracker.localEpoch(), after);
+}
+
+void CollaborationLink::announce(Session& s) {
+    const auto now = SteadyClock::now();
+    if (now < s.nextAnnounce)
+        return;
+    s.nextAnnounce = now + kAnnouncePeriod;
+    collab::PeerAnnouncement self;
+    self.role = options_.role;
+    self.endpoint = s.endpoint;
+    self.bandwidth = s.declaredBandwidth();
+    self.stateDonor = options_.stateDonor && s.synced;
+    self.epoch = s.tracker.localEpoch();
+    self.version = options_.version;
+    s.peerBoard.publish(self, kRecordTtl);
+}
+
+void CollaborationLink::maybeDownloadState(Session& s) {
+    if (s.statePending || s.groupOutstanding)
+        return;
+    const auto now = SystemClock::now();
+    const collab::GlobalProgress global = s.tracker.globalProgress(now);
+    const std::uint64_t local = s.tracker.localEpoch();
+    // A newcomer loads the newest state before it trains; a peer that fell more than one epoch behind
+    // (it missed rounds) catches up the same way. One epoch behind is normal between rounds: such a peer
+    // still averages its gradient for that epoch, alone if need be.
+    // A peer that trains nothing (the coordinator, an auxiliary) has no gradient to offer for an old
+    // epoch: it catches up at once.
+    const bool behind = global.epoch > local && (!s.synced || global.epoch > local + 1 || !options_.trains);
+    if (!behind) {
+        if (!s.synced && s.refresh.nextRefreshAt() &&
+            (s.tracker.remotePeers() > 0 || SteadyClock::now() - s.started > kAloneAfter))
+            s.synced = true;
+        return;
+    }
+    if (SteadyClock::now() < s.nextDownloadAttempt)
+        return;
+    s.nextDownloadAttempt = SteadyClock::now() + 3s;
+    std::vector<collab::StateDonor> donors;
+    for (const collab::PeerAnnouncement& peer :
+         collab::PeerBoard::donors(s.peerBoard.fetch(kDhtLookup), local + 1))
+        if (peer.peerId != peerId_)
+            donors.push_back({peer.peerId, peer.endpoint});
+    if (donors.empty()) {
+        s.lastProblem = "behind the collaboration, and no donor announced a newer state yet";
+        return;
+    }
+    collab::StateDownloader downloader(s.codec, s.sockets, local + 1, options_.maxStateBytes,
+                                       options_.stateChunkTimeout);
+    std::optional<collab::StateDownload> download = downloader.download(donors);
+    if (!download) {
+        s.lastProblem =
+            "state download failed: " +
+            (downloader.lastFailures().empty() ? std::string("no donor") : downloader.lastFailures().back());
+        return;
+    }
+    collab::TrainingState state = collab::StateSnapshot::deserialize(
+        download->bytes, options_.schemaHash,
+        "the state from " + QByteArray::fromStdString(download->donor).toHex().left(16).toStdString());
+    note("loaded the state of epoch " + std::to_string(download->epoch) + " from " +
+         QByteArray::fromStdString(download->donor).toHex().left(16).toStdString());
+    s.statePending = true;
+    s.synced = true;
+    const std::lock_guard lock(mutex_);
+    downloaded_ = std::move(state);
+}
+
+void CollaborationLink::maybeFormGroup(Session& s) {
+    if (s.groupOutstanding || s.statePending || !s.synced)
+        return;
+    const auto now = SystemClock::now();
+    const std::uint64_t local = s.tracker.localEpoch();
+    if (s.tracker.globalProgress(now).epoch > local + 1)
+        return; // about to download the state instead
+    // A peer that trains nothing has no batch of its own to watch and learns of the others' progress only
+    // at its refreshes: it looks for a group earlier, so that it is there when the others gather (a group
+    // that forms early waits for the batch to fill before it averages).
+    const auto lead = options_.trains ? options_.matchmakingLead
+                                      : options_.matchmakingLead + options_.matchmaking.gatherTime +
+                                            options_.progressRefresh.maxPeriod;
+    if (!s.tracker.shouldStartMatchmaking(now, lead))
+        return;
+    collab::GroupMember self;
+    self.peerId = peerId_;
+    self.role = options_.role;
+    self.endpoint = s.endpoint;
+    self.bandwidth = s.declaredBandwidth();
+    {
+        const std::lock_guard lock(mutex_);
+        self.weight = self.role == wire::ROLE_AUXILIARY ? 0.0 : static_cast<double>(reportedSamples_);
+    }
+    const auto began = SteadyClock::now();
+    collab::MatchmakingResult result = s.matchmaking->formGroup(local, self, s.tracker.peersAt(local, now));
+    note("epoch " + std::to_string(local) + ": " + (result.leader ? "led" : "joined") + " a group of " +
+         std::to_string(result.group.members.size()) + " in " +
+         std::to_string(
+             std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - began).count()) +
+         " ms");
+    // Parts of this group's round stay with the group; anything else is served as usual.
+    std::vector<net::WireMessage> parts;
+    for (net::WireMessage& message : result.early) {
+        if (message.envelope.has_tensor_part() &&
+            message.envelope.tensor_part().group_id() == result.group.groupId)
+            parts.push_back(std::move(message));
+        else
+            handleRouterMessage(s, std::move(message));
+    }
+    result.early = std::move(parts);
+    s.groupOutstanding = true;
+    s.pending = FormedGroup{std::move(result.group), std::move(result.early), result.leader};
+    s.pendingSince = SteadyClock::now();
+}
+
+void CollaborationLink::maybeReleaseGroup(Session& s) {
+    if (!s.pending)
+        return;
+    // The group formed ahead of time; the round starts when the batch is full (or due), so that the
+    // averaged batch is the target size. A group whose batch never fills (everyone paused) goes ahead
+    // after the matchmaking deadline rather than holding its members forever.
+    if (!s.tracker.readyToEndEpoch(SystemClock::now()) &&
+        SteadyClock::now() - s.pendingSince < options_.matchmaking.deadline)
+        return;
+    const std::lock_guard lock(mutex_);
+    formed_ = std::move(s.pending);
+    s.pending.reset();
+}
+
+void CollaborationLink::publishStatus(Session& s) {
+    LinkStatus status;
+    status.global = s.tracker.globalProgress(SystemClock::now());
+    status.localEpoch = s.tracker.localEpoch();
+    status.remotePeers = static_cast<int>(s.tracker.remotePeers());
+    status.bandwidthValuesPerSecond = s.declaredBandwidth();
+    status.uploadBytesPerSecond = s.bandwidth.upload().bytesPerSecond();
+    status.downloadBytesPerSecond = s.bandwidth.download().bytesPerSecond();
+    status.lastProblem = s.lastProblem;
+    const std::lock_guard lock(mutex_);
+    status_ = std::move(status);
+}
+
+} // namespace sahaj::engine

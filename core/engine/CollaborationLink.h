@@ -1,0 +1,133 @@
+#pragma once
+
+#include "core/collab/GlobalProgress.h"
+#include "core/collab/GroupSpec.h"
+#include "core/collab/TrainingState.h"
+#include "core/engine/LinkOptions.h"
+#include "core/net/WireMessage.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace sahaj::collab {
+class StateChunker;
+}
+
+namespace sahaj::engine {
+
+// A group agreed for one epoch, handed from the collaboration thread to the training thread, which
+// hands it back with its vector to average().
+struct FormedGroup {
+    collab::GroupSpec group;
+    std::vector<net::WireMessage> early; // parts that arrived before the round began
+    bool leader = false;
+};
+
+struct RoundOutcome {
+    std::vector<float> values; // averaged (or this peer's own where a span failed)
+    bool alone = false;        // a group of one: nothing was exchanged
+    bool complete = false;     // every span holds the group's mean
+    double seconds = 0.0;
+    std::uint64_t bytesSent = 0;
+    std::uint64_t bytesReceived = 0;
+    std::vector<std::string> excluded;   // peers this aggregator went ahead without
+    std::vector<std::string> violations; // what they did
+};
+
+// What the collaboration thread knows, copied out for the training thread and the logs.
+struct LinkStatus {
+    collab::GlobalProgress global;
+    std::uint64_t localEpoch = 0;
+    int remotePeers = 0;
+    double bandwidthValuesPerSecond = 0.0; // declared to the group: min(measured, cap)
+    double uploadBytesPerSecond = 0.0;     // measured
+    double downloadBytesPerSecond = 0.0;
+    std::string lastProblem; // the last thing that went wrong (for the log), empty if none
+};
+
+// The collaboration thread of one peer (DESIGN §2): it owns the ZeroMQ sockets, the DHT node, the
+// progress tracker and the state server, and does everything that talks to other peers. It publishes
+// this peer's progress and announcement, answers state requests, forms a group when the collaboration's
+// batch is nearly full, and downloads the state when this peer is behind. The training thread keeps
+// computing meanwhile and talks to it only through the calls below, which hand data over by value:
+//   - reportProgress() after each micro-batch;
+//   - takeGroup() between micro-batches; when it returns a group, average() with the gradient (and, on a
+//     state-averaging epoch, again with the parameters and optimiser state), then epochCompleted() with the
+//     new state;
+//   - takeState() between micro-batches: a newer state downloaded from a donor, to load.
+class CollaborationLink {
+public:
+    // Binds the ROUTER and the DHT node and starts the thread. Throws std::runtime_error when a socket
+    // cannot be bound, std::invalid_argument for inconsistent options.
+    explicit CollaborationLink(LinkOptions options);
+    // Publishes this peer's departure (its records are replaced by ones that expire at once) and joins
+    // the thread.
+    ~CollaborationLink();
+    CollaborationLink(const CollaborationLink&) = delete;
+    CollaborationLink& operator=(const CollaborationLink&) = delete;
+
+    const std::string& peerId() const { return peerId_; }
+    // The ROUTER's bound endpoint (empty for a client).
+    const std::string& endpoint() const { return endpoint_; }
+    std::uint16_t dhtPort() const;
+
+    void reportProgress(std::uint64_t samples, double samplesPerSecond);
+    // The accumulation starts again from 0 samples (after a step); the rate stays as it was.
+    void restartAccumulation();
+    std::optional<FormedGroup> takeGroup();
+    // Runs the butterfly all-reduce of `local` (weight: this peer's sample count) in `group`, on the
+    // collaboration thread; blocks until it ends. state: average the state vector instead (parameters
+    // and optimiser moments, fp32, every member weighted 1, under a group id derived from the gradient
+    // round's).
+    RoundOutcome average(FormedGroup& group, std::vector<float> local, double weight, bool state);
+    // This peer now holds `epoch`'s state; `snapshot` is what it serves to newcomers from now on.
+    void epochCompleted(std::uint64_t epoch, std::shared_ptr<const collab::StateChunker> snapshot);
+    std::optional<collab::TrainingState> takeState();
+    LinkStatus status() const;
+
+private:
+    struct Session; // everything the thread owns
+
+    void threadMain();
+    void note(const std::string& line) const;
+    void runTasks(Session& s);
+    void serveRouter(Session& s, std::chrono::milliseconds wait);
+    void handleRouterMessage(Session& s, net::WireMessage message);
+    void refreshProgress(Session& s);
+    void announce(Session& s);
+    void maybeDownloadState(Session& s);
+    void maybeFormGroup(Session& s);
+    void maybeReleaseGroup(Session& s);
+    void publishStatus(Session& s);
+    // Runs `task` on the collaboration thread and waits for it.
+    void call(std::function<void(Session&)> task);
+
+    LinkOptions options_;
+    std::string peerId_;
+    std::string endpoint_;
+    std::unique_ptr<Session> session_;
+
+    mutable std::mutex mutex_; // guards the hand-over fields below
+    std::condition_variable taskDone_;
+    std::deque<std::function<void(Session&)>> tasks_;
+    std::uint64_t reportedSamples_ = 0;
+    double reportedRate_ = 0.0;
+    std::optional<FormedGroup> formed_;
+    std::optional<collab::TrainingState> downloaded_;
+    LinkStatus status_;
+
+    std::atomic<bool> stopping_{false};
+    std::thread thread_;
+};
+
+} // namespace sahaj::engine

@@ -1,0 +1,276 @@
+#include "core/engine/CollaborativePeer.h"
+
+#include "core/collab/StateChunker.h"
+#include "core/collab/StateSnapshot.h"
+#include "core/collab/TensorEncoding.h"
+#include "core/collab/ThroughputEstimator.h"
+#include "core/engine/GradientAccumulator.h"
+#include "core/engine/ModelReplica.h"
+#include "core/engine/StateCheckpoint.h"
+#include "core/model/AlbertForPreTraining.h"
+#include "core/security/PeerIdentity.h"
+
+#include <QByteArray>
+#include <QCryptographicHash>
+
+#include <torch/cuda.h>
+
+#include <stdexcept>
+#include <thread>
+
+namespace sahaj::engine {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// Every peer of a run starts from the same weights: the seed is a function of the run id alone.
+std::uint64_t initialSeed(const QString& runId) {
+    const QByteArray digest = QCryptographicHash::hash(QByteArrayLiteral("sahaj-init/") + runId.toUtf8(),
+                                                       QCryptographicHash::Sha256);
+    std::uint64_t seed = 0;
+    for (int i = 0; i < 8; ++i)
+        seed = (seed << 8) | static_cast<unsigned char>(digest[i]);
+    return seed;
+}
+
+c10::Device deviceFor(const std::string& name) {
+    if (name == "cpu")
+        return c10::kCPU;
+    if (!torch::cuda::is_available())
+        throw std::runtime_error("device '" + name +
+                                 "' requested, but no CUDA device is usable; use --device cpu");
+    return c10::Device(name);
+}
+
+std::string roleName(wire::Role role) {
+    switch (role) {
+    case wire::ROLE_CLIENT:
+        return "client";
+    case wire::ROLE_AUXILIARY:
+        return "auxiliary";
+    default:
+        return "node";
+    }
+}
+
+std::string hex(const std::string& bytes) {
+    return QByteArray::fromStdString(bytes).toHex().toStdString();
+}
+
+} // namespace
+
+CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(options)) {
+    const run::RunManifest& manifest = options_.manifest;
+    const run::TrainingSettings& training = manifest.training;
+    replica_ = std::make_unique<ModelReplica>(manifest.model, training, initialSeed(manifest.runId),
+                                              deviceFor(options_.device));
+    const std::string schema = replica_->schemaHash(manifest.sha256Hex().toStdString());
+    if (options_.trains) {
+        AccumulatorOptions data = options_.data;
+        data.sequenceLength = static_cast<int>(training.sequenceLength);
+        data.mlmProbability = training.mlmProbability;
+        data.documents = training.documents;
+        accumulator_ = std::make_unique<GradientAccumulator>(data);
+    }
+    if (!options_.stateDir.isEmpty()) {
+        if (std::optional<collab::TrainingState> saved = StateCheckpoint::load(options_.stateDir, schema)) {
+            replica_->importState(*saved, options_.stateDir.toStdString());
+            lastCheckpointEpoch_ = replica_->epoch();
+        }
+    }
+
+    LinkOptions link = options_.link;
+    link.runId = manifest.runId;
+    link.schemaHash = schema;
+    link.targetBatchSize = static_cast<std::uint64_t>(training.targetBatchSize);
+    link.vectorSize = replica_->averagedVectorSize();
+    link.stateVectorSize = replica_->averagedStateSize();
+    link.encoding = training.wireDtype == run::WireDtype::Int8 ? collab::TensorEncoding::uint8Blockwise()
+                                                               : collab::TensorEncoding::fp16();
+    link.parameterAveragingEvery = training.parameterAveragingEvery;
+    link.trains = options_.trains;
+    link_ = std::make_unique<CollaborationLink>(link);
+    peerIdHex_ = hex(link_->peerId());
+    if (replica_->epoch() > 0)
+        link_->epochCompleted(replica_->epoch(), nullptr);
+    offerState();
+}
+
+CollaborativePeer::~CollaborativePeer() = default;
+
+std::string CollaborativePeer::endpoint() const {
+    return link_->endpoint();
+}
+
+std::uint16_t CollaborativePeer::dhtPort() const {
+    return link_->dhtPort();
+}
+
+std::uint64_t CollaborativePeer::epoch() const {
+    return replica_->epoch();
+}
+
+std::string CollaborativePeer::parametersSha256() const {
+    return replica_->parameterSha256();
+}
+
+void CollaborativePeer::offerState() {
+    const std::string schema = replica_->schemaHash(options_.manifest.sha256Hex().toStdString());
+    auto snapshot = std::make_shared<const collab::StateChunker>(
+        collab::StateSnapshot::serialize(replica_->exportState(), schema), replica_->epoch());
+    link_->epochCompleted(replica_->epoch(), std::move(snapshot));
+}
+
+void CollaborativePeer::saveCheckpoint() {
+    if (options_.stateDir.isEmpty())
+        return;
+    const std::string schema = replica_->schemaHash(options_.manifest.sha256Hex().toStdString());
+    StateCheckpoint::save(
+        options_.stateDir, collab::StateSnapshot::serialize(replica_->exportState(), schema),
+        replica_->model(), options_.manifest.tokenizer.path, replica_->epoch(), replica_->parameterSha256());
+    lastCheckpointEpoch_ = replica_->epoch();
+}
+
+std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const Events& events) {
+    const std::uint64_t stopAt = options_.stopAtEpoch > 0
+                                     ? options_.stopAtEpoch
+                                     : static_cast<std::uint64_t>(options_.manifest.training.maxEpochs);
+    collab::ThroughputEstimator throughput;
+    throughput.resume(collab::ThroughputEstimator::Clock::now());
+    auto nextStatus = std::chrono::steady_clock::now() + 5s;
+    while (!stop.load() && replica_->epoch() < stopAt) {
+        if (events.onStatus && std::chrono::steady_clock::now() >= nextStatus) {
+            nextStatus = std::chrono::steady_clock::now() + 5s;
+            events.onStatus(link_->status(),
+                            accumulator_ ? static_cast<std::uint64_t>(accumulator_->samples()) : 0);
+        }
+        if (std::optional<collab::TrainingState> state = link_->takeState()) {
+            try {
+                replica_->importState(*state, "the downloaded state");
+                replica_->zeroGradients();
+                if (accumulator_)
+                    accumulator_->reset();
+                EpochReport report;
+                report.epoch = replica_->epoch();
+                report.stateLoaded = true;
+                report.parametersSha256 = replica_->parameterSha256();
+                if (events.onEpoch)
+                    events.onEpoch(report);
+            } catch (const std::exception& e) {
+                if (events.onMessage)
+                    events.onMessage(std::string("refused a downloaded state: ") + e.what());
+            }
+            offerState(); // also tells the collaboration thread the state was dealt with
+            continue;
+        }
+        if (std::optional<FormedGroup> group = link_->takeGroup()) {
+            throughput.pause(collab::ThroughputEstimator::Clock::now());
+            EpochReport report = averageAndStep(*group);
+            throughput.resume(collab::ThroughputEstimator::Clock::now());
+            if (!options_.stateDir.isEmpty() && options_.checkpointEvery > 0 &&
+                replica_->epoch() >=
+                    lastCheckpointEpoch_ + static_cast<std::uint64_t>(options_.checkpointEvery))
+                saveCheckpoint();
+            if (events.onEpoch)
+                events.onEpoch(report);
+            continue;
+        }
+        if (accumulator_) {
+            const std::int64_t samples = accumulator_->accumulate(*replica_);
+            throughput.recordSamples(static_cast<double>(samples), collab::ThroughputEstimator::Clock::now());
+            link_->reportProgress(static_cast<std::uint64_t>(accumulator_->samples()),
+                                  throughput.samplesPerSecond());
+        } else {
+            std::this_thread::sleep_for(20ms);
+        }
+    }
+    if (!options_.stateDir.isEmpty() && replica_->epoch() != lastCheckpointEpoch_)
+        saveCheckpoint();
+    return replica_->epoch();
+}
+
+EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
+    EpochReport report;
+    const std::int64_t samples = accumulator_ ? accumulator_->samples() : 0;
+    const double localLoss = accumulator_ ? accumulator_->meanLoss() : 0.0;
+    report.localSamples = samples;
+    report.localLoss = localLoss;
+    report.weight = static_cast<double>(samples);
+    const std::int64_t vectorSize = group.group.vectorSize;
+    for (std::size_t i = 0; i < group.group.members.size(); ++i) {
+        const collab::GroupMember& member = group.group.members[i];
+        const double share =
+            vectorSize > 0 ? static_cast<double>(group.group.spanCounts[i]) / vectorSize : 0.0;
+        report.members.push_back({hex(member.peerId), roleName(member.role), share, member.weight});
+        if (member.peerId == link_->peerId())
+            report.share = share;
+    }
+    const std::uint64_t groupEpoch = group.group.epoch;
+    const std::int64_t every = options_.manifest.training.parameterAveragingEvery;
+    const bool averageParameters = every > 0 && (groupEpoch + 1) % static_cast<std::uint64_t>(every) == 0;
+
+    if (options_.link.role == wire::ROLE_AUXILIARY) {
+        // Aggregates its span of both rounds, holds neither result: it only moves on with the group.
+        const RoundOutcome gradients = link_->average(group, {}, 0.0, false);
+        report.roundSeconds = gradients.seconds;
+        report.complete = gradients.complete;
+        if (averageParameters && !gradients.alone)
+            report.roundSeconds += link_->average(group, {}, 0.0, true).seconds;
+        if (!gradients.alone)
+            replica_->followEpoch();
+        report.epoch = replica_->epoch();
+        link_->epochCompleted(replica_->epoch(), nullptr);
+        return report;
+    }
+
+    RoundOutcome outcome = link_->average(group, replica_->gradientVector(samples, localLoss),
+                                          static_cast<double>(samples), false);
+    report.alone = outcome.alone;
+    report.complete = outcome.complete;
+    report.roundSeconds = outcome.seconds;
+    report.bytesSent = outcome.bytesSent;
+    report.bytesReceived = outcome.bytesReceived;
+    for (std::size_t i = 0; i < outcome.excluded.size(); ++i)
+        report.problems.push_back("excluded " + hex(outcome.excluded[i]).substr(0, 16) + ": " +
+                                  (i < outcome.violations.size() ? outcome.violations[i] : std::string()));
+    if (outcome.alone && samples == 0) {
+        // Nobody to average with and nothing learnt: no step (the epoch stays, the others lead).
+        replica_->zeroGradients();
+        report.epoch = replica_->epoch();
+        offerState();
+        return report;
+    }
+    report.loss = replica_->averagedLoss(outcome.values);
+    const ModelReplica::StepOutcome step = replica_->applyAveragedGradient(outcome.values);
+    report.applied = step.applied;
+    report.restored = step.restored;
+    report.learningRate = step.learningRate;
+    report.gradientNorm = step.gradientNorm;
+
+    if (!outcome.alone && averageParameters) {
+        RoundOutcome parameters = link_->average(group, replica_->stateVector(), 1.0, true);
+        if (parameters.complete) {
+            replica_->setStateVector(parameters.values);
+            report.parametersAveraged = true;
+        }
+        report.roundSeconds += parameters.seconds;
+        report.bytesSent += parameters.bytesSent;
+        report.bytesReceived += parameters.bytesReceived;
+    }
+    if (accumulator_)
+        accumulator_->reset();
+    link_->restartAccumulation();
+    replica_->zeroGradients();
+    offerState();
+    const LinkStatus status = link_->status();
+    report.epoch = replica_->epoch();
+    report.samplesPerSecond = status.global.samplesPerSecond;
+    report.bandwidthMbps = status.bandwidthValuesPerSecond * 2.0 * 8.0 / 1e6;
+    report.parametersSha256 = replica_->parameterSha256();
+    if (!status.lastProblem.empty())
+        report.problems.push_back(status.lastProblem);
+    return report;
+}
+
+} // namespace sahaj::engine

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "core/engine/CollaborationLink.h"
+#include "core/engine/EpochReport.h"
+#include "core/engine/PeerOptions.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace sahaj::engine {
+
+class CollaborationLink;
+class GradientAccumulator;
+class ModelReplica;
+class StateCheckpoint;
+
+// One peer's training loop (the training thread of DESIGN §2). A volunteer computes micro-batches and
+// reports its progress; a coordinator only waits. Between micro-batches it takes what the collaboration
+// thread prepared: a newer state to load, or a group to average the accumulated gradient in, after which
+// it applies the optimiser step (and, every K epochs, averages the parameters too), and hands the new
+// state back for serving.
+class CollaborativePeer {
+public:
+    struct Events {
+        std::function<void(const EpochReport&)> onEpoch;
+        std::function<void(const std::string&)> onMessage; // one line for the log
+        // Every few seconds: what the collaboration thread sees (live progress between epochs).
+        std::function<void(const LinkStatus&, std::uint64_t localSamples)> onStatus;
+    };
+
+    // Builds the model replica (the run's initial weights), the data pipeline and the collaboration
+    // thread; a coordinator with a checkpoint in stateDir resumes from it. Throws on bad options or
+    // files, naming them.
+    explicit CollaborativePeer(PeerOptions options);
+    ~CollaborativePeer();
+    CollaborativePeer(const CollaborativePeer&) = delete;
+    CollaborativePeer& operator=(const CollaborativePeer&) = delete;
+
+    // Trains until `stop` is set or the stop epoch is reached. Returns the epoch reached.
+    std::uint64_t run(const std::atomic<bool>& stop, const Events& events);
+
+    const std::string& peerIdHex() const { return peerIdHex_; }
+    std::string endpoint() const;
+    std::uint16_t dhtPort() const;
+    std::uint64_t epoch() const;
+    std::string parametersSha256() const;
+    // The coordinator's checkpoint, written now (also done every checkpointEvery epochs and by run()
+    // when it ends).
+    void saveCheckpoint();
+
+private:
+    EpochReport averageAndStep(FormedGroup& group);
+    void offerState();
+
+    PeerOptions options_;
+    std::unique_ptr<ModelReplica> replica_;
+    std::unique_ptr<GradientAccumulator> accumulator_;
+    std::unique_ptr<CollaborationLink> link_;
+    std::string peerIdHex_;
+    std::uint64_t lastCheckpointEpoch_ = 0;
+};
+
+} // namespace sahaj::engine

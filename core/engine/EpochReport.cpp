@@ -1,0 +1,41 @@
+#include "core/engine/EpochReport.h"
+
+#include <QJsonArray>
+
+namespace sahaj::engine {
+
+QJsonObject EpochReport::toJson() const {
+    QJsonArray memberArray;
+    for (const RoundMember& member : members)
+        memberArray.append(QJsonObject{{"id", QString::fromStdString(member.peerId)},
+                                       {"role", QString::fromStdString(member.role)},
+                                       {"share", member.share},
+                                       {"weight", member.weight}});
+    QJsonArray problemArray;
+    for (const std::string& problem : problems)
+        problemArray.append(QString::fromStdString(problem));
+    return QJsonObject{{"epoch", static_cast<qint64>(epoch)},
+                       {"loss", loss},
+                       {"local_loss", localLoss},
+                       {"local_samples", static_cast<qint64>(localSamples)},
+                       {"weight", weight},
+                       {"members", memberArray},
+                       {"share", share},
+                       {"alone", alone},
+                       {"complete", complete},
+                       {"parameters_averaged", parametersAveraged},
+                       {"applied", applied},
+                       {"restored", restored},
+                       {"state_loaded", stateLoaded},
+                       {"round_seconds", roundSeconds},
+                       {"bytes_sent", static_cast<qint64>(bytesSent)},
+                       {"bytes_received", static_cast<qint64>(bytesReceived)},
+                       {"learning_rate", learningRate},
+                       {"gradient_norm", gradientNorm},
+                       {"samples_per_second", samplesPerSecond},
+                       {"bandwidth_mbps", bandwidthMbps},
+                       {"params_sha256", QString::fromStdString(parametersSha256)},
+                       {"problems", problemArray}};
+}
+
+} // namespace sahaj::engine

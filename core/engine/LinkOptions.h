@@ -1,0 +1,76 @@
+#pragma once
+
+#include "core/collab/AllReduceRound.h"
+#include "core/collab/MatchmakingOptions.h"
+#include "core/collab/ProgressRefreshPolicy.h"
+#include "core/net/protocol.pb.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace sahaj::security {
+class PeerIdentity;
+}
+
+namespace sahaj::engine {
+
+// What the collaboration thread of one peer needs: who it is, where it listens, whom it meets first,
+// what the group averages and how long it waits for what.
+struct LinkOptions {
+    QString runId;
+    std::string schemaHash; // ModelReplica::schemaHash: peers differing in it never group
+    std::shared_ptr<const security::PeerIdentity> identity;
+    // ROLE_NODE (trains and aggregates), ROLE_CLIENT (trains, connects out only), ROLE_AUXILIARY
+    // (aggregates with weight 0; the coordinator is a node with weight 0, since it keeps the model).
+    wire::Role role = wire::ROLE_NODE;
+    // Whether this peer computes gradients (a coordinator or an auxiliary does not).
+    bool trains = true;
+    // Whether this peer serves its state to newcomers (every peer with a ROUTER and a model).
+    bool stateDonor = true;
+
+    // The ROUTER's endpoint ("tcp://127.0.0.1:0": any free port); ignored for clients.
+    std::string listenEndpoint = "tcp://127.0.0.1:0";
+    QString dhtBindAddress = QStringLiteral("127.0.0.1");
+    std::uint16_t dhtPort = 0;
+    QStringList bootstrap; // HOST:PORT of the coordinator's DHT node and any other known nodes
+    std::chrono::milliseconds dhtConnectTimeout{60000};
+
+    std::uint64_t targetBatchSize = 4096;
+    std::int64_t vectorSize = 0; // the averaged gradient vector (ModelReplica::averagedVectorSize)
+    // The state averaged every parameterAveragingEvery epochs (ModelReplica::averagedStateSize).
+    std::int64_t stateVectorSize = 0;
+    wire::Encoding encoding; // of gradients; parameters always travel as fp32
+    std::int64_t parameterAveragingEvery = 5;
+
+    // The user's caps in bytes per second (0: none): paced in the transport, and what the bandwidth this
+    // peer declares can never exceed.
+    double uploadBytesPerSecond = 0.0;
+    double downloadBytesPerSecond = 0.0;
+
+    // Group formation timings (schemaHash, encoding and vectorSize are filled in from above).
+    collab::MatchmakingOptions matchmaking;
+    // Round timeouts (the caps are filled in from above).
+    collab::AllReduceOptions allReduce;
+    // How often progress is published and read: at most maxPeriod apart (hivemind refreshes every 3 s by
+    // default), more often near the ETA.
+    collab::ProgressRefreshOptions progressRefresh{0.1, std::chrono::milliseconds(500),
+                                                   std::chrono::milliseconds(3000)};
+    // Start looking for a group this long before the collaboration's ETA, so that forming it overlaps
+    // the last micro-batches.
+    std::chrono::milliseconds matchmakingLead{3000};
+    // The largest state snapshot accepted from a donor, and how long one chunk may take.
+    std::uint64_t maxStateBytes = 4ull << 30;
+    std::chrono::milliseconds stateChunkTimeout{20000};
+    std::string version;
+    // One line per notable event (groups formed, states downloaded, failures), from the collaboration
+    // thread: keep it short and thread-safe. May be empty.
+    std::function<void(const std::string&)> log;
+};
+
+} // namespace sahaj::engine

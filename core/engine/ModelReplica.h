@@ -1,0 +1,108 @@
+#pragma once
+
+#include "core/collab/TrainingState.h"
+#include "core/model/AlbertConfig.h"
+#include "core/run/TrainingSettings.h"
+#include "core/train/LinearWarmupSchedule.h"
+
+#include <c10/core/Device.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sahaj::model {
+class AlbertForPreTraining;
+}
+
+namespace sahaj::train {
+class Lamb;
+}
+
+namespace sahaj::engine {
+
+// This peer's copy of the shared model: the parameters, LAMB's state and the global epoch, with the
+// operations the collaboration applies to them. Every peer of a run builds it from the same seed, so all
+// replicas start equal; they stay equal because every step applies the same averaged gradient with the
+// same arithmetic (the learning rate follows the global epoch, not a local counter).
+//
+// The flat vector the group averages is every parameter's gradient in named_parameters() order, then one
+// extra value: the peer's mean training loss, so that averaging also yields the batch's loss.
+//
+// Owned by the training thread.
+class ModelReplica {
+public:
+    // initSeed: the run's (all peers must pass the same). Throws std::invalid_argument for a bad config.
+    ModelReplica(const model::AlbertConfig& config, const run::TrainingSettings& settings,
+                 std::uint64_t initSeed, c10::Device device);
+    ~ModelReplica();
+    ModelReplica(const ModelReplica&) = delete;
+    ModelReplica& operator=(const ModelReplica&) = delete;
+
+    model::AlbertForPreTraining& model() { return *model_; }
+    const c10::Device& device() const { return device_; }
+    std::uint64_t epoch() const { return epoch_; }
+    std::int64_t parameterCount() const { return parameterCount_; }
+    // parameterCount() + 1: the gradient and the loss.
+    std::int64_t averagedVectorSize() const { return parameterCount_ + 1; }
+
+    // The accumulated gradients (their sum over `samples` local samples, see GradientAccumulator) as
+    // the mean per sample, flattened, followed by `meanLoss` relative to lossOffset(). Zeros when nothing
+    // was accumulated.
+    std::vector<float> gradientVector(std::int64_t samples, double meanLoss) const;
+    // The batch's mean loss from an averaged vector.
+    double averagedLoss(const std::vector<float>& averaged) const { return averaged.back() + lossOffset(); }
+    // The loss of an untrained model, ln(vocabulary) + ln 2: the loss travels as its difference from this,
+    // so that fp16 on the wire keeps it to about a thousandth instead of a hundredth.
+    double lossOffset() const;
+    void zeroGradients();
+
+    struct StepOutcome {
+        bool applied = false;      // false: non-finite gradient or parameters, nothing changed
+        double gradientNorm = 0.0; // before clipping
+        double learningRate = 0.0;
+        bool restored = false; // parameters turned non-finite and the last good state came back
+    };
+    // Applies one optimiser step with the averaged gradient (averagedVectorSize() values) and moves to
+    // epoch + 1. A non-finite gradient skips the update (the epoch still advances with the group); a step
+    // that leaves non-finite parameters restores the state of before the step.
+    StepOutcome applyAveragedGradient(const std::vector<float>& averaged);
+
+    // An auxiliary aggregates without holding the averaged vector: it only follows the epoch count.
+    void followEpoch() { ++epoch_; }
+
+    // What periodic averaging heals (DESIGN §1): the parameters, then LAMB's first and second moments, in
+    // named_parameters() order. Averaging the moments too matters: replicas whose moments drifted apart
+    // (after a round that failed, or a group that split) would drift apart again at the next step even
+    // from equal parameters.
+    std::int64_t averagedStateSize() const { return 3 * parameterCount_; }
+    std::vector<float> stateVector() const;
+    // Throws std::invalid_argument for a vector of the wrong size or with non-finite values (nothing
+    // changes then).
+    void setStateVector(const std::vector<float>& values);
+
+    collab::TrainingState exportState() const;
+    // Throws std::runtime_error naming `origin` when the state does not fit this model and optimiser;
+    // nothing changes then.
+    void importState(const collab::TrainingState& state, const std::string& origin);
+
+    // SHA-256 of the parameters' fp32 bytes in named_parameters() order, lowercase hex: equal on two
+    // peers exactly when their replicas are bit-identical.
+    std::string parameterSha256() const;
+    // Hash of the parameter names, shapes and dtypes and the run's identity: peers differing in it never
+    // group (MatchmakingOptions::schemaHash, StateSnapshot). 64 hex digits.
+    std::string schemaHash(const std::string& runIdentity) const;
+    bool parametersFinite() const;
+
+private:
+    std::unique_ptr<model::AlbertForPreTraining> model_;
+    std::unique_ptr<train::Lamb> optimizer_;
+    run::TrainingSettings settings_;
+    train::LinearWarmupSchedule schedule_;
+    c10::Device device_;
+    std::int64_t parameterCount_ = 0;
+    std::uint64_t epoch_ = 0;
+};
+
+} // namespace sahaj::engine

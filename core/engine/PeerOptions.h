@@ -1,0 +1,33 @@
+#pragma once
+
+#include "core/engine/GradientAccumulator.h"
+#include "core/engine/LinkOptions.h"
+#include "core/run/RunManifest.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace sahaj::engine {
+
+// One peer of a collaboration, as the command line or the app describes it.
+struct PeerOptions {
+    run::RunManifest manifest;
+    // A volunteer trains; a coordinator (trains = false) keeps the model with weight 0, aggregates and
+    // checkpoints.
+    bool trains = true;
+    std::string device = "cpu";
+    // The volunteer's data and batching (corpusPath, tokenizerPath, microBatchSize, seed); the sequence
+    // length, masking and document layout come from the manifest.
+    AccumulatorOptions data;
+    LinkOptions link; // runId, schemaHash, vector sizes, encoding and averaging period are filled in
+    // Where the coordinator keeps its checkpoint (empty: none): DIR/state.snapshot, DIR/model/.
+    QString stateDir;
+    std::int64_t checkpointEvery = 5;
+    // Stop once the replica reaches this epoch (0: the manifest's max_epochs).
+    std::uint64_t stopAtEpoch = 0;
+};
+
+} // namespace sahaj::engine
