@@ -63,6 +63,7 @@ void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
         {"batch", "Samples per micro-batch: bounds memory use (default 8).", "B"},
         {"data-dir", "Folder that holds the run's data shard (default: the manifest's path).", "DIR"},
         {"seed", "Seed of this peer's data order (default: random).", "S"},
+        {"max-compute-percent", "Compute at most this share of the time, in percent (default 100).", "P"},
     });
 }
 
@@ -87,6 +88,7 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
                                                     : wire::ROLE_NODE;
     options.link.stateDonor = options.link.role == wire::ROLE_NODE;
     options.trains = options.link.role != wire::ROLE_AUXILIARY;
+    options.dutyCycle = CommandLine::realValue(parser, "max-compute-percent", 100.0, 1.0, 100.0) / 100.0;
     options.device = parser.isSet("device") ? parser.value("device").toStdString() : "cpu";
     const double mbps = 1e6 / 8.0;
     options.link.uploadBytesPerSecond =

@@ -33,6 +33,12 @@ void ProgressRefreshPolicy::refreshed(const GlobalProgress& progress, std::uint6
     refreshedEpoch_ = localEpoch;
 }
 
+void ProgressRefreshPolicy::refreshSoon(TimePoint now) {
+    const TimePoint soon = now + options_.minPeriod;
+    if (!nextRefreshAt_ || *nextRefreshAt_ > soon)
+        nextRefreshAt_ = soon;
+}
+
 bool ProgressRefreshPolicy::isDue(std::uint64_t localEpoch, TimePoint now) const {
     return !nextRefreshAt_ || localEpoch != refreshedEpoch_ || now >= *nextRefreshAt_;
 }

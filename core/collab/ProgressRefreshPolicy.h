@@ -33,6 +33,10 @@ public:
 
     // Records a refresh at `now` that produced `progress` while this peer was at `localEpoch`.
     void refreshed(const GlobalProgress& progress, std::uint64_t localEpoch, TimePoint now);
+    // Brings the next refresh forward to now + minPeriod (if it was later): right after an epoch change
+    // the others' new records may not be there yet, and a peer that waits a whole period to see them
+    // starts looking for a group late.
+    void refreshSoon(TimePoint now);
     // True before the first refresh, when the local epoch differs from the last refresh's, and from the
     // scheduled time on.
     bool isDue(std::uint64_t localEpoch, TimePoint now) const;

@@ -138,6 +138,7 @@ struct CollaborationLink::Session {
     SteadyClock::time_point started;
     SteadyClock::time_point nextAnnounce{};
     SteadyClock::time_point nextDownloadAttempt{};
+    SteadyClock::time_point epochChangedAt{};
     bool groupOutstanding = false;       // handed to the training thread, epochCompleted() not yet called
     bool statePending = false;           // downloaded, not yet loaded
     bool synced = false;                 // this peer knows it is not a newcomer behind the others
@@ -280,8 +281,10 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
 void CollaborationLink::epochCompleted(std::uint64_t epoch,
                                        std::shared_ptr<const collab::StateChunker> snapshot) {
     call([&](Session& s) {
-        if (epoch > s.tracker.localEpoch())
+        if (epoch > s.tracker.localEpoch()) {
             s.tracker.onEpochCompleted(epoch, SystemClock::now());
+            s.epochChangedAt = SteadyClock::now();
+        }
         if (options_.stateDonor)
             s.server.offer(std::move(snapshot));
         s.groupOutstanding = false;
@@ -397,6 +400,12 @@ void CollaborationLink::refreshProgress(Session& s) {
     s.tracker.update(s.progressBoard.fetch(kDhtLookup), SystemClock::now());
     const auto after = SystemClock::now();
     s.refresh.refreshed(s.tracker.globalProgress(after), s.tracker.localEpoch(), after);
+    const std::uint64_t local = s.tracker.localEpoch();
+    // Peers finishing the same step: their new records are on the way. (Only just after the change: a
+    // peer that stays behind must not make this one poll the DHT at the shortest period for good.)
+    if (local > 0 && SteadyClock::now() - s.epochChangedAt < options_.progressRefresh.maxPeriod &&
+        !s.tracker.peersAt(local - 1, after).empty())
+        s.refresh.refreshSoon(after);
 }
 
 void CollaborationLink::announce(Session& s) {
@@ -489,7 +498,13 @@ void CollaborationLink::maybeFormGroup(Session& s) {
         self.weight = self.role == wire::ROLE_AUXILIARY ? 0.0 : static_cast<double>(reportedSamples_);
     }
     const auto began = SteadyClock::now();
-    collab::MatchmakingResult result = s.matchmaking->formGroup(local, self, s.tracker.peersAt(local, now));
+    // Who to wait for: the peers at this epoch, and those still at the previous one, which are most
+    // likely finishing the same step as this peer and will publish the new epoch within a refresh.
+    std::vector<std::string> expected = s.tracker.peersAt(local, now);
+    if (local > 0)
+        for (std::string& peer : s.tracker.peersAt(local - 1, now))
+            expected.push_back(std::move(peer));
+    collab::MatchmakingResult result = s.matchmaking->formGroup(local, self, std::move(expected));
     note("epoch " + std::to_string(local) + ": " + (result.leader ? "led" : "joined") + " a group of " +
          std::to_string(result.group.members.size()) + " in " +
          std::to_string(

@@ -61,6 +61,8 @@ std::string hex(const std::string& bytes) {
 } // namespace
 
 CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(options)) {
+    if (!(options_.dutyCycle > 0.0 && options_.dutyCycle <= 1.0))
+        throw std::invalid_argument("the duty cycle must be in (0, 1]");
     const run::RunManifest& manifest = options_.manifest;
     const run::TrainingSettings& training = manifest.training;
     replica_ = std::make_unique<ModelReplica>(manifest.model, training, initialSeed(manifest.runId),
@@ -137,6 +139,7 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const Events
                                      ? options_.stopAtEpoch
                                      : static_cast<std::uint64_t>(options_.manifest.training.maxEpochs);
     collab::ThroughputEstimator throughput;
+    lastEpochAt_ = std::chrono::steady_clock::now();
     throughput.resume(collab::ThroughputEstimator::Clock::now());
     auto nextStatus = std::chrono::steady_clock::now() + 5s;
     while (!stop.load() && replica_->epoch() < stopAt) {
@@ -168,6 +171,11 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const Events
             throughput.pause(collab::ThroughputEstimator::Clock::now());
             EpochReport report = averageAndStep(*group);
             throughput.resume(collab::ThroughputEstimator::Clock::now());
+            const auto now = std::chrono::steady_clock::now();
+            report.computeSeconds = computeSeconds_;
+            report.wallSeconds = std::chrono::duration<double>(now - lastEpochAt_).count();
+            computeSeconds_ = 0.0;
+            lastEpochAt_ = now;
             if (!options_.stateDir.isEmpty() && options_.checkpointEvery > 0 &&
                 replica_->epoch() >=
                     lastCheckpointEpoch_ + static_cast<std::uint64_t>(options_.checkpointEvery))
@@ -177,7 +185,13 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const Events
             continue;
         }
         if (accumulator_) {
+            const auto began = std::chrono::steady_clock::now();
             const std::int64_t samples = accumulator_->accumulate(*replica_);
+            const auto computed = std::chrono::steady_clock::now() - began;
+            computeSeconds_ += std::chrono::duration<double>(computed).count();
+            if (options_.dutyCycle < 1.0) // rest so that computing takes dutyCycle of the time
+                std::this_thread::sleep_for(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                    computed * (1.0 / options_.dutyCycle - 1.0)));
             throughput.recordSamples(static_cast<double>(samples), collab::ThroughputEstimator::Clock::now());
             link_->reportProgress(static_cast<std::uint64_t>(accumulator_->samples()),
                                   throughput.samplesPerSecond());
@@ -202,10 +216,12 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
         const collab::GroupMember& member = group.group.members[i];
         const double share =
             vectorSize > 0 ? static_cast<double>(group.group.spanCounts[i]) / vectorSize : 0.0;
-        report.members.push_back({hex(member.peerId), roleName(member.role), share, member.weight});
+        report.members.push_back(
+            {hex(member.peerId), roleName(member.role), share, member.weight, member.bandwidth});
         if (member.peerId == link_->peerId())
             report.share = share;
     }
+    report.vectorSize = vectorSize;
     const std::uint64_t groupEpoch = group.group.epoch;
     const std::int64_t every = options_.manifest.training.parameterAveragingEvery;
     const bool averageParameters = every > 0 && (groupEpoch + 1) % static_cast<std::uint64_t>(every) == 0;

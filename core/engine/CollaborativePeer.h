@@ -5,6 +5,7 @@
 #include "core/engine/PeerOptions.h"
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -60,6 +61,8 @@ private:
     std::unique_ptr<CollaborationLink> link_;
     std::string peerIdHex_;
     std::uint64_t lastCheckpointEpoch_ = 0;
+    double computeSeconds_ = 0.0; // since the last epoch
+    std::chrono::steady_clock::time_point lastEpochAt_{};
 };
 
 } // namespace sahaj::engine

@@ -10,7 +10,8 @@ QJsonObject EpochReport::toJson() const {
         memberArray.append(QJsonObject{{"id", QString::fromStdString(member.peerId)},
                                        {"role", QString::fromStdString(member.role)},
                                        {"share", member.share},
-                                       {"weight", member.weight}});
+                                       {"weight", member.weight},
+                                       {"bandwidth", member.bandwidth}});
     QJsonArray problemArray;
     for (const std::string& problem : problems)
         problemArray.append(QString::fromStdString(problem));
@@ -21,6 +22,9 @@ QJsonObject EpochReport::toJson() const {
                        {"weight", weight},
                        {"members", memberArray},
                        {"share", share},
+                       {"vector_size", static_cast<qint64>(vectorSize)},
+                       {"compute_seconds", computeSeconds},
+                       {"wall_seconds", wallSeconds},
                        {"alone", alone},
                        {"complete", complete},
                        {"parameters_averaged", parametersAveraged},

@@ -14,6 +14,7 @@ struct RoundMember {
     std::string role;   // "node", "client", "auxiliary"
     double share = 0.0; // fraction of the vector it aggregated
     double weight = 0.0;
+    double bandwidth = 0.0; // values per second it declared
 };
 
 // What one global step was on this peer: for the live output, the logs and the demo's summary.
@@ -24,9 +25,12 @@ struct EpochReport {
     std::int64_t localSamples = 0;
     double weight = 0.0; // this peer's averaging weight
     std::vector<RoundMember> members;
-    double share = 0.0;    // this peer's span / vector
-    bool alone = false;    // no group: stepped with its own gradient
-    bool complete = false; // every span averaged
+    double share = 0.0;          // this peer's span / vector
+    std::int64_t vectorSize = 0; // values averaged
+    double computeSeconds = 0.0; // spent computing gradients since the previous epoch
+    double wallSeconds = 0.0;    // since the previous epoch
+    bool alone = false;          // no group: stepped with its own gradient
+    bool complete = false;       // every span averaged
     bool parametersAveraged = false;
     bool applied = false;     // the optimiser step was taken
     bool restored = false;    // parameters turned non-finite and the last good state came back

@@ -19,6 +19,9 @@ struct PeerOptions {
     // checkpoints.
     bool trains = true;
     std::string device = "cpu";
+    // Share of the time spent computing, in (0, 1]: after each micro-batch the trainer rests so that
+    // computing takes this fraction of the wall time (the user's GPU/CPU usage limit).
+    double dutyCycle = 1.0;
     // The volunteer's data and batching (corpusPath, tokenizerPath, microBatchSize, seed); the sequence
     // length, masking and document layout come from the manifest.
     AccumulatorOptions data;

@@ -4,11 +4,14 @@
 // equal, that the coordinator's checkpoint resumes the run after everyone left (newcomers download the
 // state), that a peer killed with SIGKILL does not stop the others, and that `eval` reads the
 // coordinator's checkpoint.
+#include "core/collab/GroupPlanner.h"
+#include "core/collab/TensorEncoding.h"
 #include "tests/common/NodeProcess.h"
 
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -27,7 +30,7 @@ using sahaj::test::runNode;
 namespace {
 
 // Short epochs for a test machine: a small batch, quick group formation.
-const QStringList kTiming{"--gather-ms", "2000", "--min-gather-ms", "700",
+const QStringList kTiming{"--gather-ms", "5000", "--min-gather-ms", "700",
                           "--lead-ms",   "1000", "--threads",       "1"};
 
 std::vector<QJsonObject> readLines(const QString& path) {
@@ -158,7 +161,10 @@ class TestCollaborationProcesses : public QObject {
                 const QString key = lineage + " | " + round;
                 const auto [it, inserted] = hashOf.emplace(key, hash);
                 if (!inserted) {
-                    [&] { QVERIFY2(it->second == hash, qPrintable("round " + round + " differs on " + peer->dir)); }();
+                    [&] {
+                        QVERIFY2(it->second == hash,
+                                 qPrintable("round " + round + " differs on " + peer->dir));
+                    }();
                     ++checked;
                 }
                 lineage = epoch["parameters_averaged"].toBool() ? "averaged " + round : key;
@@ -181,6 +187,7 @@ public:
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
+        dir_.setAutoRemove(qEnvironmentVariableIsEmpty("SAHAJ_KEEP_TEST_DIRS")); // to look at a failure
         const QString tokenizer =
             qEnvironmentVariable("SAHAJ_SHARED_DIR") + "/data/sahajbert-tokenizer/tokenizer.json";
         if (!QFile::exists(tokenizer))
@@ -224,6 +231,9 @@ private Q_SLOTS:
                                    "1", "--examples", "8", "--seq", "64"});
         QVERIFY2(eval.status == 0, qPrintable(eval.err));
         QVERIFY(QJsonDocument::fromJson(eval.out.toUtf8()).object().contains("mlm_loss"));
+        const auto fill = runNode(
+            {"fill-mask", "--checkpoint", stateDir + "/model", "--json", "--top", "3", "আমি [MASK] যাব"});
+        QVERIFY2(fill.status == 0, qPrintable(fill.err));
 
         // Nobody is left; the coordinator comes back from its checkpoint and newcomers join it.
         Peer restarted;
@@ -267,6 +277,91 @@ private Q_SLOTS:
         QCOMPARE(finalEpoch(f), 10);
         QCOMPARE(finalEpoch(g), 10);
         QCOMPARE(finalHash(f), finalHash(g));
+    }
+
+    // (b) With upload caps, each round's shares are the load balancer's plan for the bandwidths the members
+    // declared, which never exceed their caps; the client's share is 0.
+    void sharesFollowTheMeasuredBandwidths() {
+        Peer coordinator;
+        const QString bootstrap = startCoordinator(coordinator, dir_.filePath("coordinator-caps"), 1000);
+        QVERIFY(!bootstrap.isEmpty());
+        const std::map<QString, double> capsMbps{{"p", 8}, {"q", 16}, {"r", 32}, {"k", 16}};
+        std::vector<Peer> peers;
+        for (const auto& [name, cap] : capsMbps) {
+            QStringList extra{"--max-upload-mbps", QString::number(cap)};
+            if (name == "k")
+                extra << "--client-mode";
+            peers.push_back(startVolunteer(name, bootstrap, 5, extra));
+        }
+        std::vector<Peer*> all;
+        for (Peer& peer : peers)
+            all.push_back(&peer);
+        QVERIFY2(finish(all, 600000), "the capped volunteers did not reach step 5");
+        stop(coordinator);
+
+        std::map<QString, double> capOf; // peer id -> cap in values per second (fp16: 2 bytes a value)
+        for (Peer& peer : peers)
+            capOf[readObject(peer.dir + "/summary.json")["id"].toString()] =
+                capsMbps.at(QFileInfo(peer.dir).fileName()) * 1e6 / 8 / 2;
+        int rounds = 0;
+        for (Peer& peer : peers) {
+            for (const QJsonObject& epoch : readLines(peer.dir + "/epochs.jsonl")) {
+                if (epoch["alone"].toBool() || epoch["state_loaded"].toBool())
+                    continue;
+                std::vector<sahaj::collab::GroupMember> members;
+                for (const QJsonValue& m : epoch["members"].toArray()) {
+                    const QString id = m["id"].toString();
+                    if (capOf.count(id))
+                        QVERIFY2(m["bandwidth"].toDouble() <= capOf[id] * (1 + 1e-9),
+                                 "a member declared more than its cap");
+                    const auto role =
+                        m["role"] == "client" ? sahaj::wire::ROLE_CLIENT : sahaj::wire::ROLE_NODE;
+                    members.push_back({QByteArray::fromHex(id.toLatin1()).toStdString(), role,
+                                       role == sahaj::wire::ROLE_CLIENT ? "" : "tcp://127.0.0.1:1",
+                                       m["bandwidth"].toDouble(), m["weight"].toDouble()});
+                }
+                const std::int64_t size = epoch["vector_size"].toInteger();
+                const sahaj::collab::GroupSpec plan = sahaj::collab::GroupPlanner::plan(
+                    members, 0, sahaj::collab::TensorEncoding::fp16(), size, 262144);
+                for (std::size_t i = 0; i < plan.members.size(); ++i) {
+                    const QString id = QByteArray::fromStdString(plan.members[i].peerId).toHex();
+                    for (const QJsonValue& m : epoch["members"].toArray())
+                        if (m["id"].toString() == id)
+                            QCOMPARE(m["share"].toDouble(), static_cast<double>(plan.spanCounts[i]) / size);
+                    if (plan.members[i].role == sahaj::wire::ROLE_CLIENT)
+                        QCOMPARE(plan.spanCounts[i], std::int64_t{0});
+                }
+                ++rounds;
+            }
+        }
+        QVERIFY(rounds > 0);
+    }
+
+    // (f) A volunteer ten times slower than the others (it computes 10 % of the time) contributes what it
+    // can: no round waits for it past the timeouts, and everyone reaches the last step.
+    void aStragglerNeverBlocksAnEpoch() {
+        Peer coordinator;
+        const QString bootstrap = startCoordinator(coordinator, dir_.filePath("coordinator-slow"), 1000);
+        QVERIFY(!bootstrap.isEmpty());
+        Peer s = startVolunteer("s", bootstrap, 6);
+        Peer t = startVolunteer("t", bootstrap, 6);
+        Peer slow = startVolunteer("u", bootstrap, 6, {"--max-compute-percent", "10"});
+        QVERIFY2(finish({&s, &t, &slow}, 600000), "the volunteers did not reach step 6");
+        stop(coordinator);
+        for (const Peer* peer : {&s, &t, &slow}) {
+            QCOMPARE(finalEpoch(*peer), 6);
+            for (const QJsonObject& epoch : readLines(peer->dir + "/epochs.jsonl"))
+                QVERIFY2(epoch["round_seconds"].toDouble() < 30.0,
+                         "a round waited past the aggregator timeout");
+        }
+        QCOMPARE(finalHash(s), finalHash(t));
+        QCOMPARE(finalHash(s), finalHash(slow));
+        double fast = 0, slowSamples = 0;
+        for (const QJsonObject& epoch : readLines(s.dir + "/epochs.jsonl"))
+            fast += epoch["local_samples"].toDouble();
+        for (const QJsonObject& epoch : readLines(slow.dir + "/epochs.jsonl"))
+            slowSamples += epoch["local_samples"].toDouble();
+        QVERIFY2(slowSamples < fast / 3, "the slow volunteer was not slower");
     }
 };
 
