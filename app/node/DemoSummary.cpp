@@ -51,17 +51,44 @@ QJsonObject DemoSummary::build(const QStringList& peerDirs) {
     QJsonArray peers;
     std::map<qint64, Round> rounds;
     qint64 globalSteps = 0;
+    // Collaboration efficiency (time computing / wall time) of the volunteers that train, from their
+    // second epoch on (the first includes joining, the DHT lookup and the initial sync).
+    double computeTotal = 0.0;
+    double wallTotal = 0.0;
+    double averagingTotal = 0.0;
+    int measuredEpochs = 0;
+    double lowest = 1.0;
     for (const QString& dir : peerDirs) {
         const QJsonObject summary = readObject(QDir(dir).filePath("summary.json"));
-        peers.append(QJsonObject{{"id", summary["id"]},
-                                 {"role", summary["role"]},
-                                 {"epoch", summary["epoch"]},
-                                 {"final_params_sha256", summary["final_params_sha256"]},
-                                 {"epochs_joined", summary["epochs_joined"]},
-                                 {"last_share", summary["last_share"]},
-                                 {"bandwidth_mbps", summary["bandwidth_mbps"]}});
+        const std::vector<QJsonObject> epochs = readLines(QDir(dir).filePath("epochs.jsonl"));
+        double compute = 0.0;
+        double wall = 0.0;
+        for (std::size_t i = 1; i < epochs.size(); ++i) {
+            if (epochs[i]["state_loaded"].toBool() || epochs[i - 1]["state_loaded"].toBool())
+                continue;
+            compute += epochs[i]["compute_seconds"].toDouble();
+            wall += epochs[i]["wall_seconds"].toDouble();
+            if (epochs[i]["local_samples"].toInteger() > 0) {
+                averagingTotal += epochs[i]["round_seconds"].toDouble();
+                ++measuredEpochs;
+            }
+        }
+        QJsonObject peer{{"id", summary["id"]},
+                         {"role", summary["role"]},
+                         {"epoch", summary["epoch"]},
+                         {"final_params_sha256", summary["final_params_sha256"]},
+                         {"epochs_joined", summary["epochs_joined"]},
+                         {"last_share", summary["last_share"]},
+                         {"bandwidth_mbps", summary["bandwidth_mbps"]}};
+        if (compute > 0.0 && wall > 0.0) {
+            peer.insert("efficiency", compute / wall);
+            computeTotal += compute;
+            wallTotal += wall;
+            lowest = std::min(lowest, compute / wall);
+        }
+        peers.append(peer);
         globalSteps = std::max<qint64>(globalSteps, summary["epoch"].toInteger());
-        for (const QJsonObject& epoch : readLines(QDir(dir).filePath("epochs.jsonl"))) {
+        for (const QJsonObject& epoch : epochs) {
             if (epoch["state_loaded"].toBool() || epoch["alone"].toBool())
                 continue;
             Round& round = rounds[epoch["epoch"].toInteger()];

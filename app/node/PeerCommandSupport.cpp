@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLockFile>
 #include <QSaveFile>
 #include <QTextStream>
 
@@ -20,6 +21,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 namespace sahaj::node {
 
@@ -93,6 +95,13 @@ engine::PeerOptions PeerCommandSupport::options(const QCommandLineParser& parser
     }
     const QString identityDir = parser.isSet("identity") ? parser.value("identity") : defaultIdentityDir;
     QDir().mkpath(identityDir);
+    // Two processes with one identity would be one peer id in two places: the DHT and the groups would
+    // mix them up. The lock lives as long as the process.
+    static std::unique_ptr<QLockFile> identityLock;
+    identityLock = std::make_unique<QLockFile>(QDir(identityDir).filePath("identity.lock"));
+    if (!identityLock->tryLock(0))
+        throw UsageError("the identity in " + identityDir.toStdString() +
+                         " is in use by another sahaj-node process: give this one its own --identity DIR");
     options.link.identity =
         std::make_shared<const security::PeerIdentity>(security::PeerIdentity::loadOrCreate(identityDir));
     options.stopAtEpoch =

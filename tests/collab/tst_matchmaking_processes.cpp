@@ -56,13 +56,15 @@ class TestMatchmakingProcesses : public QObject {
     std::unique_ptr<sahaj::dht::DhtNode> bootstrap_;
     QString peerExecutable_;
 
-    Peer start(const QString& role, int seed, const QString& schema = "A") {
+    Peer start(const QString& role, int seed, const QString& schema = "A", const QStringList& extra = {}) {
         Peer peer;
         peer.process = std::make_unique<QProcess>();
         peer.process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        peer.process->start(peerExecutable_, {"--bootstrap", QString("127.0.0.1:%1").arg(bootstrap_->port()),
-                                              "--role", role, "--seed", QString::number(seed), "--weight",
-                                              QString::number(seed * 4), "--schema", schema});
+        peer.process->start(peerExecutable_,
+                            QStringList{"--bootstrap", QString("127.0.0.1:%1").arg(bootstrap_->port()),
+                                        "--role", role, "--seed", QString::number(seed), "--weight",
+                                        QString::number(seed * 4), "--schema", schema} +
+                                extra);
         return peer;
     }
 
@@ -132,6 +134,22 @@ private Q_SLOTS:
         finish(peers);
         verifyOneGroup(peers);
         QCOMPARE(peers.front().result.value("members").toArray().size(), 3);
+    }
+
+    // A leader that already accepted a member hands it over (REDIRECT) when a better leader appears (one
+    // whose declaration expires earlier), and joins that leader itself: one group, led by the newcomer.
+    void aBetterLeaderTakesTheGroupOver() {
+        std::vector<Peer> peers;
+        const QStringList slow{"--gather-ms", "14000", "--min-gather-ms", "14000"};
+        peers.push_back(start("node", 1, "A", slow));
+        QThread::msleep(1500);
+        peers.push_back(start("node", 2, "A", slow)); // joins the first
+        QThread::msleep(2500);
+        peers.push_back(start("node", 3, "A", {"--gather-ms", "4000", "--min-gather-ms", "4000"}));
+        finish(peers);
+        verifyOneGroup(peers);
+        QCOMPARE(peers.front().result.value("members").toArray().size(), 3);
+        QVERIFY2(peers.back().result.value("leader").toBool(), "the better leader did not lead");
     }
 
     void anotherSchemaStaysApart() {
