@@ -261,6 +261,18 @@ int DemoCommand::run(const QCommandLineParser& parser) {
         std::cout << ", loss " << loss.first()["loss"].toDouble() << " -> " << loss.last()["loss"].toDouble();
     std::cout << "; parameters " << (equal ? "equal on every peer" : "DIFFER between peers")
               << "; summary in " << file.fileName().toStdString() << std::endl;
+    if (summary.contains("efficiency")) {
+        const QJsonObject efficiency = summary["efficiency"].toObject();
+        std::cout << QStringLiteral("demo: collaboration efficiency (compute time / wall time of the volunteers "
+                                    "after their first step) %1, lowest peer %2 (ratio to the bound 1.0: %1); "
+                                    "per step and peer: computing %3 s, averaging %4 s")
+                         .arg(efficiency["compute_over_wall"].toDouble(), 0, 'f', 3)
+                         .arg(efficiency["lowest_peer"].toDouble(), 0, 'f', 3)
+                         .arg(efficiency["compute_per_epoch_s"].toDouble(), 0, 'f', 2)
+                         .arg(efficiency["averaging_per_epoch_s"].toDouble(), 0, 'f', 3)
+                         .toStdString()
+                  << std::endl;
+    }
     return equal && !interrupted && summary["global_steps"].toInteger() >= steps ? 0 : 1;
 }
 

@@ -520,6 +520,8 @@ void CollaborationLink::maybeFormGroup(Session& s) {
             handleRouterMessage(s, std::move(message));
     }
     result.early = std::move(parts);
+    if (result.group.members.size() < 2 && !s.tracker.readyToEndEpoch(SystemClock::now()))
+        return; // alone, and early: try again (the others may be about to look) rather than wait alone
     s.groupOutstanding = true;
     s.pending = FormedGroup{std::move(result.group), std::move(result.early), result.leader};
     s.pendingSince = SteadyClock::now();
