@@ -119,8 +119,9 @@ std::string CollaborativePeer::parametersSha256() const {
 
 void CollaborativePeer::offerState() {
     const std::string schema = replica_->schemaHash(options_.manifest.sha256Hex().toStdString());
+    lastGood_ = replica_->exportState();
     auto snapshot = std::make_shared<const collab::StateChunker>(
-        collab::StateSnapshot::serialize(replica_->exportState(), schema), replica_->epoch());
+        collab::StateSnapshot::serialize(*lastGood_, schema), replica_->epoch());
     link_->epochCompleted(replica_->epoch(), std::move(snapshot));
 }
 
@@ -260,7 +261,16 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
     report.loss = replica_->averagedLoss(outcome.values);
     const ModelReplica::StepOutcome step = replica_->applyAveragedGradient(outcome.values);
     report.applied = step.applied;
-    report.restored = step.restored;
+    if (step.applied && !replica_->parametersFinite() && lastGood_) {
+        // The step left non-finite parameters: back to the state this epoch began with (what this peer
+        // last served), moving on with the group's epoch.
+        collab::TrainingState good = *lastGood_;
+        good.epoch = replica_->epoch();
+        good.step = static_cast<std::int64_t>(good.epoch);
+        replica_->importState(good, "the last good state");
+        report.applied = false;
+        report.restored = true;
+    }
     report.learningRate = step.learningRate;
     report.gradientNorm = step.gradientNorm;
 

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace sahaj::engine {
@@ -61,6 +62,8 @@ private:
     std::unique_ptr<CollaborationLink> link_;
     std::string peerIdHex_;
     std::uint64_t lastCheckpointEpoch_ = 0;
+    // The state this peer last served: where it returns when a step leaves non-finite parameters.
+    std::optional<collab::TrainingState> lastGood_;
     double computeSeconds_ = 0.0; // since the last epoch
     std::chrono::steady_clock::time_point lastEpochAt_{};
 };

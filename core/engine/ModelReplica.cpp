@@ -96,16 +96,9 @@ ModelReplica::StepOutcome ModelReplica::applyAveragedGradient(const std::vector<
     outcome.gradientNorm = train::clipGradientNorm(parameters, settings_.clipNorm);
     outcome.learningRate = schedule_.learningRate(static_cast<std::int64_t>(epoch_));
     if (std::isfinite(outcome.gradientNorm)) {
-        // Kept only until the step proved sound: a step that leaves non-finite values is undone.
-        const collab::TrainingState before = exportState();
         optimizer_->setLearningRate(outcome.learningRate);
         optimizer_->step();
         outcome.applied = true;
-        if (!parametersFinite()) {
-            importState(before, "the state before the failed step");
-            outcome.applied = false;
-            outcome.restored = true;
-        }
     }
     optimizer_->zeroGrad();
     ++epoch_;

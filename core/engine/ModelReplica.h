@@ -59,14 +59,13 @@ public:
     void zeroGradients();
 
     struct StepOutcome {
-        bool applied = false;      // false: non-finite gradient or parameters, nothing changed
+        bool applied = false;      // false: the gradient was not finite, nothing changed
         double gradientNorm = 0.0; // before clipping
         double learningRate = 0.0;
-        bool restored = false; // parameters turned non-finite and the last good state came back
     };
     // Applies one optimiser step with the averaged gradient (averagedVectorSize() values) and moves to
-    // epoch + 1. A non-finite gradient skips the update (the epoch still advances with the group); a step
-    // that leaves non-finite parameters restores the state of before the step.
+    // epoch + 1. A non-finite gradient skips the update (the epoch still advances with the group). The
+    // caller checks parametersFinite() after it and restores its last good state if need be.
     StepOutcome applyAveragedGradient(const std::vector<float>& averaged);
 
     // An auxiliary aggregates without holding the averaged vector: it only follows the epoch count.
