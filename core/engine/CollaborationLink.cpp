@@ -14,6 +14,7 @@
 #include "core/dht/DhtNodeOptions.h"
 #include "core/net/LinkBandwidth.h"
 #include "core/net/MessageCodec.h"
+#include "core/net/MessageValidator.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/SocketFactory.h"
 #include "core/security/PeerIdentity.h"
@@ -39,15 +40,10 @@ constexpr auto kDhtLookup = 1500ms;
 // A newcomer that hears of nobody for this long takes itself to be the first peer of the run.
 constexpr auto kAloneAfter = 8s;
 
+// Wire bytes per value of an encoding (the load balancer counts values), from the validator's own sizes.
 double bytesPerValue(const wire::Encoding& encoding) {
-    switch (encoding.dtype()) {
-    case wire::WIRE_FLOAT32:
-        return 4.0;
-    case wire::WIRE_UINT8_BLOCKWISE:
-        return 1.0 + 8.0 / std::max<std::uint32_t>(encoding.block(), 1);
-    default:
-        return 2.0;
-    }
+    constexpr std::uint64_t kValues = 1u << 20;
+    return static_cast<double>(net::MessageValidator::encodedBytes(encoding, kValues)) / kValues;
 }
 
 // The state round's group: the gradient round's members and partition, scaled to the state vector's
@@ -546,7 +542,7 @@ void CollaborationLink::publishStatus(Session& s) {
     status.global = s.tracker.globalProgress(SystemClock::now());
     status.localEpoch = s.tracker.localEpoch();
     status.remotePeers = static_cast<int>(s.tracker.remotePeers());
-    status.bandwidthValuesPerSecond = s.declaredBandwidth();
+    status.bandwidthBytesPerSecond = s.bandwidth.bytesPerSecond();
     status.uploadBytesPerSecond = s.bandwidth.upload().bytesPerSecond();
     status.downloadBytesPerSecond = s.bandwidth.download().bytesPerSecond();
     status.lastProblem = s.lastProblem;

@@ -49,8 +49,8 @@ struct LinkStatus {
     collab::GlobalProgress global;
     std::uint64_t localEpoch = 0;
     int remotePeers = 0;
-    double bandwidthValuesPerSecond = 0.0; // declared to the group: min(measured, cap)
-    double uploadBytesPerSecond = 0.0;     // measured
+    double bandwidthBytesPerSecond = 0.0; // declared to the group: min(measured, cap)
+    double uploadBytesPerSecond = 0.0;    // measured
     double downloadBytesPerSecond = 0.0;
     std::string lastProblem; // the last thing that went wrong (for the log), empty if none
 };

@@ -67,7 +67,7 @@ CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(o
     const run::TrainingSettings& training = manifest.training;
     replica_ = std::make_unique<ModelReplica>(manifest.model, training, initialSeed(manifest.runId),
                                               deviceFor(options_.device));
-    const std::string schema = replica_->schemaHash(manifest.sha256Hex().toStdString());
+    schema_ = replica_->schemaHash(manifest.sha256Hex().toStdString());
     if (options_.trains) {
         AccumulatorOptions data = options_.data;
         data.sequenceLength = static_cast<int>(training.sequenceLength);
@@ -76,7 +76,7 @@ CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(o
         accumulator_ = std::make_unique<GradientAccumulator>(data);
     }
     if (!options_.stateDir.isEmpty()) {
-        if (std::optional<collab::TrainingState> saved = StateCheckpoint::load(options_.stateDir, schema)) {
+        if (std::optional<collab::TrainingState> saved = StateCheckpoint::load(options_.stateDir, schema_)) {
             replica_->importState(*saved, options_.stateDir.toStdString());
             lastCheckpointEpoch_ = replica_->epoch();
         }
@@ -84,7 +84,7 @@ CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(o
 
     LinkOptions link = options_.link;
     link.runId = manifest.runId;
-    link.schemaHash = schema;
+    link.schemaHash = schema_;
     link.targetBatchSize = static_cast<std::uint64_t>(training.targetBatchSize);
     link.vectorSize = replica_->averagedVectorSize();
     link.stateVectorSize = replica_->averagedStateSize();
@@ -118,19 +118,17 @@ std::string CollaborativePeer::parametersSha256() const {
 }
 
 void CollaborativePeer::offerState() {
-    const std::string schema = replica_->schemaHash(options_.manifest.sha256Hex().toStdString());
     lastGood_ = replica_->exportState();
     auto snapshot = std::make_shared<const collab::StateChunker>(
-        collab::StateSnapshot::serialize(*lastGood_, schema), replica_->epoch());
+        collab::StateSnapshot::serialize(*lastGood_, schema_), replica_->epoch());
     link_->epochCompleted(replica_->epoch(), std::move(snapshot));
 }
 
 void CollaborativePeer::saveCheckpoint() {
     if (options_.stateDir.isEmpty())
         return;
-    const std::string schema = replica_->schemaHash(options_.manifest.sha256Hex().toStdString());
     StateCheckpoint::save(
-        options_.stateDir, collab::StateSnapshot::serialize(replica_->exportState(), schema),
+        options_.stateDir, collab::StateSnapshot::serialize(replica_->exportState(), schema_),
         replica_->model(), options_.manifest.tokenizer.path, replica_->epoch(), replica_->parameterSha256());
     lastCheckpointEpoch_ = replica_->epoch();
 }
@@ -292,7 +290,7 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
     const LinkStatus status = link_->status();
     report.epoch = replica_->epoch();
     report.samplesPerSecond = status.global.samplesPerSecond;
-    report.bandwidthMbps = status.bandwidthValuesPerSecond * 2.0 * 8.0 / 1e6;
+    report.bandwidthMbps = status.bandwidthBytesPerSecond * 8.0 / 1e6;
     report.parametersSha256 = replica_->parameterSha256();
     if (!status.lastProblem.empty())
         report.problems.push_back(status.lastProblem);

@@ -61,6 +61,7 @@ private:
     std::unique_ptr<GradientAccumulator> accumulator_;
     std::unique_ptr<CollaborationLink> link_;
     std::string peerIdHex_;
+    std::string schema_; // ModelReplica::schemaHash of this run: computed once
     std::uint64_t lastCheckpointEpoch_ = 0;
     // The state this peer last served: where it returns when a step leaves non-finite parameters.
     std::optional<collab::TrainingState> lastGood_;
