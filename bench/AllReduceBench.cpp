@@ -108,7 +108,7 @@ void finish(QProcess& process) {
 
 // One round on the shaped network with the given span counts; returns the slowest member's seconds.
 double round(const QString& peerProgram, const QString& prefix, const std::vector<PeerSpec>& set,
-             std::int64_t size, std::vector<std::int64_t> counts, bool& complete) {
+             std::int64_t size, std::int64_t partElements, std::vector<std::int64_t> counts, bool& complete) {
     std::vector<Peer> peers(set.size());
     for (std::size_t i = 0; i < set.size(); ++i) {
         const QString address = QString("10.77.0.%1").arg(i + 1);
@@ -130,7 +130,7 @@ double round(const QString& peerProgram, const QString& prefix, const std::vecto
     spec.spanCounts = std::move(counts);
     spec.encoding = collab::TensorEncoding::fp16();
     spec.vectorSize = size;
-    spec.partElements = 262144;
+    spec.partElements = partElements;
     const QByteArray line = QByteArray::fromStdString(spec.toWire().SerializeAsString()).toBase64() + "\n";
     for (Peer& peer : peers) {
         peer.process->write(line);
@@ -183,6 +183,7 @@ int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
     QStringList sets{"100,100,100,100", "1000,100,100,20", "1000,500,200,100,100,50,50c,20c"};
     std::int64_t size = 18'105'474;
+    std::int64_t partElements = 262144; // 512 KiB in fp16
     QString peerProgram = QString::fromUtf8(SAHAJ_ALLREDUCE_PEER);
 #ifdef SAHAJ_GLOO_PEER
     QString glooProgram = QString::fromUtf8(SAHAJ_GLOO_PEER);
@@ -198,13 +199,15 @@ int main(int argc, char** argv) {
             sets = args[i + 1].split(';');
         else if (args[i] == "--size")
             size = args[i + 1].toLongLong(&ok);
+        else if (args[i] == "--part-elements")
+            partElements = args[i + 1].toLongLong(&ok);
         else if (args[i] == "--peer")
             peerProgram = args[i + 1];
         else if (args[i] == "--gloo-peer")
             glooProgram = args[i + 1];
         else
             ok = false;
-        usage = usage || !ok || size < 16;
+        usage = usage || !ok || size < 16 || partElements < 1;
     }
     std::vector<std::vector<PeerSpec>> parsedSets;
     try {
@@ -216,6 +219,7 @@ int main(int argc, char** argv) {
     }
     if (usage) {
         QTextStream(stderr) << "usage: sahaj-bench-allreduce [--sets \"100,100;1000,20c\"] [--size N >= 16] "
+                               "[--part-elements N] "
                                "[--peer PATH] [--gloo-peer PATH (\"\": no gloo baseline)]\n";
         return 2;
     }
@@ -243,14 +247,14 @@ int main(int argc, char** argv) {
         const collab::LoadBalance balance = collab::LoadBalancer::solve(bandwidths);
         const double bound = balance.xi * static_cast<double>(size);
         bool complete = false;
-        const double balanced = round(peerProgram, prefix, set, size,
+        const double balanced = round(peerProgram, prefix, set, size, partElements,
                                       collab::LoadBalancer::apportion(balance.shares, size), complete);
         // Equal spans among the members that can aggregate, for comparison.
         std::vector<double> equal;
         for (const PeerSpec& peer : set)
             equal.push_back(peer.client ? 0.0 : 1.0);
         bool completeEqual = false;
-        const double even = round(peerProgram, prefix, set, size,
+        const double even = round(peerProgram, prefix, set, size, partElements,
                                   collab::LoadBalancer::apportion(equal, size), completeEqual);
         double equalBound = 0.0;
         const double nodes = static_cast<double>(std::count(equal.begin(), equal.end(), 1.0));
@@ -262,7 +266,7 @@ int main(int argc, char** argv) {
         // What connecting and latency cost inside a Sahaj round: the same group on a vector that takes no
         // time to move.
         bool completeTiny = false;
-        const double tiny = round(peerProgram, prefix, set, tinySize,
+        const double tiny = round(peerProgram, prefix, set, tinySize, partElements,
                                   collab::LoadBalancer::apportion(balance.shares, tinySize), completeTiny);
         GlooOutcome gloo;
         if (!glooProgram.isEmpty())

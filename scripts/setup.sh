@@ -32,6 +32,10 @@ packages=(
   # wire schema; iproute2 for the shaped test networks of the benchmarks (scripts/netns)
   libzmq3-dev cppzmq-dev libopendht-dev libmsgpack-cxx-dev libjsoncpp-dev libssl-dev
   libprotobuf-dev protobuf-compiler iproute2
+  # password hashes for the allowlist admission policy (Argon2id)
+  libargon2-dev
+  # libFuzzer targets (clang's -fsanitize=fuzzer, runtime in libclang-rt-14-dev)
+  clang libclang-rt-14-dev
   # tokenizer training (spm_train), JSON for the Qt-free model layer
   sentencepiece nlohmann-json3-dev
   # demo corpus extraction (msgunfmt), archives

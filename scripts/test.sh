@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets everything up (Debian packages, build) and runs every test: unit, integration and gui labels.
+# Sets everything up (Debian packages, build) and runs every test: unit, integration and gui labels; in CI
+# (CI=true), or when SAHAJ_FUZZ_SECONDS is set, the fuzz targets after them.
 # Usage: scripts/test.sh [extra ctest arguments, e.g. -L unit]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -7,3 +8,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here/build"
 # Tests that start several processes are already parallel inside; two at a time keeps CI's 2 cores busy.
 ctest --output-on-failure --no-tests=error -j "$(nproc)" "$@"
+# The fuzz targets (scripts/fuzz.sh, docs/fuzzing.md): 20 seconds each in CI, elsewhere when asked for
+# with SAHAJ_FUZZ_SECONDS.
+if [ -n "${SAHAJ_FUZZ_SECONDS:-}" ] || [ "${CI:-}" = true ]; then
+  "$here/scripts/fuzz.sh" --seconds "${SAHAJ_FUZZ_SECONDS:-20}"
+fi

@@ -33,7 +33,7 @@ void CoordinatorCommand::addOptions(QCommandLineParser& parser) const {
 
 int CoordinatorCommand::run(const QCommandLineParser& parser) {
     const QString stateDir = QDir(CommandLine::requiredValue(parser, "state-dir")).absolutePath();
-    engine::PeerOptions options = PeerCommandSupport::options(parser, stateDir);
+    engine::PeerOptions options = PeerCommandSupport::options(parser, stateDir, false);
     if (!parser.isSet("listen") && options.manifest.coordinators.isEmpty())
         throw UsageError("the manifest names no coordinator address: pass --listen IPV4:PORT");
     const PeerAddress listen = PeerAddress::parse(

@@ -6,6 +6,8 @@
 #include "app/node/TokenizerOption.h"
 #include "app/node/UsageError.h"
 
+#include "core/run/JoinFile.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -119,7 +121,7 @@ int DemoCommand::run(const QCommandLineParser& parser) {
         throw UsageError("--out " + out.toStdString() + " is not empty: choose a new folder");
     QDir().mkpath(out);
 
-    // The run: the manifest every peer reads.
+    // The run: the manifest the coordinator reads, and the signed join file beside it for the volunteers.
     const QString manifest = QDir(out).filePath("manifest.json");
     {
         QProcess init;
@@ -194,7 +196,7 @@ int DemoCommand::run(const QCommandLineParser& parser) {
         QDir().mkpath(dir);
         QStringList arguments{"volunteer",
                               "--manifest",
-                              manifest,
+                              run::JoinFile::pathBeside(manifest), // the signed join file run-init wrote
                               "--coordinator",
                               QStringLiteral("127.0.0.1:%1").arg(dhtPort),
                               "--identity",
@@ -263,9 +265,10 @@ int DemoCommand::run(const QCommandLineParser& parser) {
               << "; summary in " << file.fileName().toStdString() << std::endl;
     if (summary.contains("efficiency")) {
         const QJsonObject efficiency = summary["efficiency"].toObject();
-        std::cout << QStringLiteral("demo: collaboration efficiency (compute time / wall time of the volunteers "
-                                    "after their first step) %1, lowest peer %2 (ratio to the bound 1.0: %1); "
-                                    "per step and peer: computing %3 s, averaging %4 s")
+        std::cout << QStringLiteral(
+                         "demo: collaboration efficiency (compute time / wall time of the volunteers "
+                         "after their first step) %1, lowest peer %2 (ratio to the bound 1.0: %1); "
+                         "per step and peer: computing %3 s, averaging %4 s")
                          .arg(efficiency["compute_over_wall"].toDouble(), 0, 'f', 3)
                          .arg(efficiency["lowest_peer"].toDouble(), 0, 'f', 3)
                          .arg(efficiency["compute_per_epoch_s"].toDouble(), 0, 'f', 2)

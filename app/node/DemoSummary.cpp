@@ -118,7 +118,8 @@ QJsonObject DemoSummary::build(const QStringList& peerDirs) {
         if (round.lossKnown)
             loss.append(QJsonObject{{"epoch", epoch}, {"loss", round.loss}});
     }
-    QJsonObject result{{"global_steps", globalSteps}, {"loss", loss}, {"peers", peers}, {"rounds", roundArray}};
+    QJsonObject result{
+        {"global_steps", globalSteps}, {"loss", loss}, {"peers", peers}, {"rounds", roundArray}};
     if (wallTotal > 0.0 && measuredEpochs > 0)
         result.insert("efficiency", QJsonObject{{"compute_over_wall", computeTotal / wallTotal},
                                                 {"lowest_peer", lowest},

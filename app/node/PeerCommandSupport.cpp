@@ -1,9 +1,12 @@
 #include "app/node/PeerCommandSupport.h"
 
+#include "core/run/JoinFile.h"
+
 #include "app/node/CommandLine.h"
 #include "app/node/StopSignalScope.h"
 #include "app/node/UsageError.h"
 #include "core/engine/CollaborativePeer.h"
+#include "core/run/JoinFile.h"
 #include "core/security/PeerIdentity.h"
 
 #include <QCoreApplication>
@@ -70,7 +73,14 @@ QJsonObject metricsOf(const engine::EpochReport& report) {
 
 void PeerCommandSupport::addOptions(QCommandLineParser& parser) {
     parser.addOptions({
-        {"manifest", "The run manifest (sahaj-node run-init writes one).", "FILE"},
+        {"manifest",
+         "The run to join: the join file or join link sahaj-node run-init wrote (a coordinator may also read "
+         "the plain manifest).",
+         "FILE|LINK"},
+        {"organiser",
+         "The organiser's public key (64 hex digits, from the organiser): refuse a run signed by anyone "
+         "else.",
+         "KEY"},
         {"identity", "Folder holding this peer's identity key (created on first use).", "DIR"},
         {"steps",
          "Stop once the collaboration reaches this global step (default: the manifest's max_epochs).", "K"},
@@ -84,12 +94,13 @@ void PeerCommandSupport::addOptions(QCommandLineParser& parser) {
 }
 
 engine::PeerOptions PeerCommandSupport::options(const QCommandLineParser& parser,
-                                                const QString& defaultIdentityDir) {
+                                                const QString& defaultIdentityDir, bool signedOnly) {
     engine::PeerOptions options;
-    const QString manifestPath =
-        CommandLine::existingFile("manifest", CommandLine::requiredValue(parser, "manifest"));
+    const QString run = CommandLine::requiredValue(parser, "manifest");
     try {
-        options.manifest = run::RunManifest::loadFile(manifestPath);
+        options.manifest = run::JoinFile::readRun(
+            run::JoinFile::isLink(run) ? run : CommandLine::existingFile("manifest", run), signedOnly,
+            parser.value("organiser"));
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }

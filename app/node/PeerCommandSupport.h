@@ -14,7 +14,10 @@ class PeerCommandSupport {
 public:
     static void addOptions(QCommandLineParser& parser);
     // The manifest, identity (--identity DIR, default `defaultIdentityDir`), timings, stop epoch and threads.
-    static engine::PeerOptions options(const QCommandLineParser& parser, const QString& defaultIdentityDir);
+    // signedOnly: refuse a plain manifest (volunteers: only a join file or link carries the organiser's
+    // signature).
+    static engine::PeerOptions options(const QCommandLineParser& parser, const QString& defaultIdentityDir,
+                                       bool signedOnly);
     // Runs the peer until SIGINT/SIGTERM or the stop epoch. outDir: where epochs.jsonl and summary.json
     // go (empty: nowhere). metricsFile: the coordinator's per-epoch metrics (empty: none).
     static int run(engine::PeerOptions options, const QString& role, const QString& outDir,

@@ -4,9 +4,11 @@
 #include "app/node/CorpusDocumentsOption.h"
 #include "app/node/TokenizerOption.h"
 #include "app/node/UsageError.h"
+#include "core/run/JoinFile.h"
 #include "core/run/ManifestSyntax.h"
 #include "core/run/RunManifest.h"
 #include "core/run/ShardVerifier.h"
+#include "core/security/PeerIdentity.h"
 #include "core/text/Tokenizer.h"
 
 #include <QDir>
@@ -106,6 +108,13 @@ run::TrainingSettings trainingSettings(const QCommandLineParser& parser, const m
                              "'");
         t.wireDtype = *wire;
     }
+    if (parser.isSet("aggregation")) {
+        const auto rule = run::TrainingSettings::aggregationFromName(parser.value("aggregation"));
+        if (!rule)
+            throw UsageError("--aggregation must be 'mean' or 'centered_clip', got '" +
+                             parser.value("aggregation").toStdString() + "'");
+        t.aggregation = *rule;
+    }
     return t;
 }
 
@@ -124,7 +133,13 @@ QString RunInitCommand::description() const {
 void RunInitCommand::addOptions(QCommandLineParser& parser) const {
     const run::TrainingSettings recipe;
     parser.addOptions({
-        {"out", "The manifest file to write (replaced atomically).", "FILE"},
+        {"out",
+         "The manifest file to write (replaced atomically); the signed join file for volunteers goes beside "
+         "it (NAME.join for NAME.json).",
+         "FILE"},
+        {"organiser-key",
+         "Folder of the organiser's signing key, created on first use (default: 'organiser' beside --out).",
+         "DIR"},
         {"run-id", "The run's id: " + run::ManifestSyntax::runIdRule() + " (default: demo).", "ID"},
         {"config", "Model config: tiny, small or sahajbert, written out in full (default: small).", "NAME"},
         {"corpus", "A training shard; repeat for several (default: " + kDefaultCorpus + ").", "FILE"},
@@ -155,6 +170,10 @@ void RunInitCommand::addOptions(QCommandLineParser& parser) const {
              .arg(recipe.parameterAveragingEvery),
          "K"},
         {"wire", "Encoding of averaged tensors on the wire: fp16 or int8 (default: fp16).", "DTYPE"},
+        {"aggregation",
+         "How aggregators combine gradients: mean, or centered_clip (robust to a minority of attackers) "
+         "(default: mean).",
+         "RULE"},
     });
     TokenizerOption::add(parser,
                          "tokenizer.json (default: the sahajBERT tokenizer in the shared data folder).");
@@ -186,14 +205,29 @@ int RunInitCommand::run(const QCommandLineParser& parser) {
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
-    manifest.saveFile(outPath);
+    if (!QFileInfo(outPath).dir().exists()) // before the key's folder is made beside it
+        throw std::runtime_error(QStringLiteral("cannot write run manifest '%1': its folder does not exist")
+                                     .arg(outPath)
+                                     .toStdString());
+    // The organiser's key signs the manifest (and, later, the run's access tokens): created on first use,
+    // kept for every later run-init of the same organiser.
+    const QString keyDir = parser.isSet("organiser-key") ? parser.value("organiser-key")
+                                                         : QFileInfo(outPath).dir().filePath("organiser");
+    const security::PeerIdentity organiser = security::PeerIdentity::loadOrCreate(keyDir);
+    const run::JoinFile join = run::JoinFile::sign(manifest, organiser);
+    join.manifest().saveFile(outPath);
+    const QString joinPath = run::JoinFile::pathBeside(outPath);
+    join.saveFile(joinPath);
 
     qint64 bytes = 0;
     for (const run::DataShard& shard : manifest.data)
         bytes += shard.bytes;
     out() << "run-init: wrote " << outPath << "\n"
-          << "run_id=" << manifest.runId << " sha256=" << manifest.sha256Hex() << " config=" << configName
-          << " shards=" << manifest.data.size() << " bytes=" << bytes << "\n";
+          << "run_id=" << manifest.runId << " sha256=" << join.manifest().sha256Hex()
+          << " config=" << configName << " shards=" << manifest.data.size() << " bytes=" << bytes << "\n"
+          << "run-init: wrote " << joinPath << ", the join file for volunteers, signed by organiser "
+          << join.manifest().organiser << " (key in " << keyDir << ")\n"
+          << "join link: " << join.toLink() << "\n";
     return 0;
 }
 

@@ -64,12 +64,16 @@ void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
         {"data-dir", "Folder that holds the run's data shard (default: the manifest's path).", "DIR"},
         {"seed", "Seed of this peer's data order (default: random).", "S"},
         {"max-compute-percent", "Compute at most this share of the time, in percent (default 100).", "P"},
+        {"attack",
+         "Testing a run's defences only: send a corrupted gradient instead of the real one, 'negate' "
+         "(reversed, x1000) or 'random' (a random direction, 1000x the norm) (default none).",
+         "KIND"},
     });
 }
 
 int VolunteerCommand::run(const QCommandLineParser& parser) {
     const QString appData = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    engine::PeerOptions options = PeerCommandSupport::options(parser, appData);
+    engine::PeerOptions options = PeerCommandSupport::options(parser, appData, true);
     if (parser.isSet("client-mode") && parser.isSet("aux"))
         throw UsageError("--client-mode and --aux exclude each other: an auxiliary must accept connections");
     if (!parser.isSet("coordinator") && options.manifest.coordinators.isEmpty())
@@ -90,6 +94,13 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
     options.trains = options.link.role != wire::ROLE_AUXILIARY;
     options.dutyCycle = CommandLine::realValue(parser, "max-compute-percent", 100.0, 1.0, 100.0) / 100.0;
     options.device = parser.isSet("device") ? parser.value("device").toStdString() : "cpu";
+    if (parser.isSet("attack")) {
+        const auto attack = engine::GradientAttack::fromName(parser.value("attack"));
+        if (!attack)
+            throw UsageError(("--attack must be none, negate or random, got '" + parser.value("attack") + "'")
+                                 .toStdString());
+        options.attack = *attack;
+    }
     const double mbps = 1e6 / 8.0;
     options.link.uploadBytesPerSecond =
         CommandLine::realValue(parser, "max-upload-mbps", 0.0, 0.0, 1e6) * mbps;

@@ -1,3 +1,4 @@
+#include "app/node/AuthCommand.h"
 #include "app/node/CommandLine.h"
 #include "app/node/CoordinatorCommand.h"
 #include "app/node/DemoCommand.h"
@@ -31,5 +32,6 @@ int main(int argc, char** argv) {
     commandLine.add(std::make_unique<sahaj::node::CoordinatorCommand>());
     commandLine.add(std::make_unique<sahaj::node::VolunteerCommand>());
     commandLine.add(std::make_unique<sahaj::node::DemoCommand>());
+    commandLine.add(std::make_unique<sahaj::node::AuthCommand>());
     return commandLine.run(QCoreApplication::arguments());
 }

@@ -23,9 +23,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
-// One part this member aggregates: the weighted sum so far and who contributed.
+// One part this member aggregates: the weighted sum so far (or, for CenteredClip, every sender's values)
+// and who contributed.
 struct PartSum {
     std::vector<float> sum;
+    std::vector<std::vector<float>> inputs; // per member, CenteredClip only
     double weight = 0.0;
     std::vector<bool> arrived; // per member
     std::uint32_t contributors = 0;
@@ -65,6 +67,8 @@ AllReduceRound::AllReduceRound(GroupSpec spec, const net::MessageCodec& codec,
             throw std::invalid_argument("a client member cannot aggregate a span");
     if (spec_.spanCounts[static_cast<std::size_t>(me_)] > 0 && !router_)
         throw std::invalid_argument("an aggregating member needs its ROUTER");
+    if (options_.centeredClip)
+        CenteredClip::validate(*options_.centeredClip);
 }
 
 namespace {
@@ -150,9 +154,14 @@ private:
 
     void accumulate(PartSum& part, int member, const float* values) {
         const double weight = *weights_[static_cast<std::size_t>(member)];
-        const float factor = static_cast<float>(weight);
-        for (std::size_t i = 0; i < part.sum.size(); ++i)
-            part.sum[i] += factor * values[i];
+        if (options_.centeredClip) {
+            part.inputs.resize(spec_.members.size());
+            part.inputs[static_cast<std::size_t>(member)].assign(values, values + part.sum.size());
+        } else {
+            const float factor = static_cast<float>(weight);
+            for (std::size_t i = 0; i < part.sum.size(); ++i)
+                part.sum[i] += factor * values[i];
+        }
         part.weight += weight;
         part.arrived[static_cast<std::size_t>(member)] = true;
         ++part.contributors;
@@ -207,10 +216,14 @@ private:
         PartSum& part = sums_[static_cast<std::size_t>(p)];
         part.done = true;
         const ElementRange range = plan_.part(me_, p);
-        // No weight at all (nobody accumulated anything): the mean gradient is zero.
-        const float scale = part.weight > 0.0 ? static_cast<float>(1.0 / part.weight) : 0.0f;
-        for (float& value : part.sum)
-            value *= scale;
+        if (options_.centeredClip)
+            clipPart(part);
+        else {
+            // No weight at all (nobody accumulated anything): the mean gradient is zero.
+            const float scale = part.weight > 0.0 ? static_cast<float>(1.0 / part.weight) : 0.0f;
+            for (float& value : part.sum)
+                value *= scale;
+        }
         // Keep exactly what the others will decode, so that every replica stays bit-identical.
         TensorEncoding::roundTrip(part.sum.data(), range.size, spec_.encoding);
         if (!local_.empty())
@@ -237,6 +250,23 @@ private:
                 {codec_.encode(std::move(envelope), std::move(data)), spec_.members[m].peerId});
         }
         part.sum = {}; // sent and kept: free the memory now
+    }
+
+    // CenteredClip over the senders that contributed (the excluded ones never did). Nobody at all: zeros,
+    // as for the mean.
+    void clipPart(PartSum& part) {
+        std::vector<const float*> inputs;
+        std::vector<double> weights;
+        for (std::size_t m = 0; m < part.inputs.size(); ++m) {
+            if (!part.arrived[m])
+                continue;
+            inputs.push_back(part.inputs[m].data());
+            weights.push_back(*weights_[m]);
+        }
+        if (!inputs.empty())
+            part.sum =
+                CenteredClip::aggregate(inputs, weights, part.sum.size(), *options_.centeredClip).values;
+        part.inputs = {};
     }
 
     std::vector<zmq::message_t> partFrames(std::size_t aggregator, std::int64_t p) const {

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "core/collab/CenteredClip.h"
 #include "core/collab/GroupSpec.h"
 #include "core/net/WireMessage.h"
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,11 @@ struct AllReduceOptions {
     // The user's caps in bytes per second (0: none), enforced by pacing sends and reads.
     double uploadBytesPerSecond = 0.0;
     double downloadBytesPerSecond = 0.0;
+    // How this member aggregates its span: the weighted mean (nullopt), or CenteredClip, which a minority
+    // of senders sending huge or reversed gradients cannot drag far (the run's choice, see RunManifest).
+    // Clipping needs every sender's part before it can start, so it keeps them: memory for the span's
+    // parts times the senders, instead of one running sum.
+    std::optional<CenteredClipOptions> centeredClip;
 };
 
 struct AllReduceResult {

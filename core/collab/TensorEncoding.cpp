@@ -1,8 +1,7 @@
 #include "core/collab/TensorEncoding.h"
 
+#include "core/collab/HalfConversion.h"
 #include "core/net/MessageValidator.h"
-
-#include <c10/util/Half.h>
 
 #include <algorithm>
 #include <cmath>
@@ -13,8 +12,6 @@
 namespace sahaj::collab {
 
 namespace {
-
-constexpr float kHalfMax = 65504.0f;
 
 std::uint64_t bytesFor(const wire::Encoding& encoding, std::int64_t count) {
     try {
@@ -49,11 +46,8 @@ zmq::message_t TensorEncoding::encode(const float* values, std::int64_t count,
         std::memcpy(out, values, static_cast<std::size_t>(count) * sizeof(float));
         break;
     case wire::WIRE_FLOAT16:
-        for (std::int64_t i = 0; i < count; ++i) {
-            // Saturate instead of overflowing to infinity, which every receiver would reject.
-            const c10::Half half(std::clamp(values[i], -kHalfMax, kHalfMax));
-            std::memcpy(out + 2 * i, &half.x, 2);
-        }
+        // zmq::message_t's buffer comes from malloc: aligned for uint16_t.
+        HalfConversion::toHalves(values, count, reinterpret_cast<std::uint16_t*>(out));
         break;
     case wire::WIRE_UINT8_BLOCKWISE: {
         const std::int64_t block = encoding.block();
@@ -86,11 +80,7 @@ void TensorEncoding::decode(const zmq::message_t& frame, std::int64_t count, con
         std::memcpy(out, in, static_cast<std::size_t>(count) * sizeof(float));
         break;
     case wire::WIRE_FLOAT16:
-        for (std::int64_t i = 0; i < count; ++i) {
-            c10::Half half;
-            std::memcpy(&half.x, in + 2 * i, 2);
-            out[i] = static_cast<float>(half);
-        }
+        HalfConversion::toFloats(reinterpret_cast<const std::uint16_t*>(in), count, out);
         break;
     case wire::WIRE_UINT8_BLOCKWISE: {
         const std::int64_t block = encoding.block();

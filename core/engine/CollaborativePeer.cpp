@@ -91,6 +91,12 @@ CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(o
     link.encoding = training.wireDtype == run::WireDtype::Int8 ? collab::TensorEncoding::uint8Blockwise()
                                                                : collab::TensorEncoding::fp16();
     link.parameterAveragingEvery = training.parameterAveragingEvery;
+    if (training.aggregation == run::Aggregation::CenteredClip) {
+        collab::CenteredClipOptions clip;
+        clip.tauFactor = training.centeredClipTauFactor;
+        clip.maxIterations = static_cast<int>(training.centeredClipIterations);
+        link.allReduce.centeredClip = clip;
+    }
     link.trains = options_.trains;
     link_ = std::make_unique<CollaborationLink>(link);
     peerIdHex_ = hex(link_->peerId());
@@ -239,8 +245,9 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
         return report;
     }
 
-    RoundOutcome outcome = link_->average(group, replica_->gradientVector(samples, localLoss),
-                                          static_cast<double>(samples), false);
+    std::vector<float> gradient = replica_->gradientVector(samples, localLoss);
+    GradientAttack::apply(options_.attack, gradient, groupEpoch);
+    RoundOutcome outcome = link_->average(group, std::move(gradient), static_cast<double>(samples), false);
     report.alone = outcome.alone;
     report.complete = outcome.complete;
     report.roundSeconds = outcome.seconds;

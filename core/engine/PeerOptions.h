@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/engine/GradientAccumulator.h"
+#include "core/engine/GradientAttack.h"
 #include "core/engine/LinkOptions.h"
 #include "core/run/RunManifest.h"
 
@@ -31,6 +32,8 @@ struct PeerOptions {
     std::int64_t checkpointEvery = 5;
     // Stop once the replica reaches this epoch (0: the manifest's max_epochs).
     std::uint64_t stopAtEpoch = 0;
+    // Testing a run's defences only: send this instead of the gradient (GradientAttack).
+    GradientAttack::Kind attack = GradientAttack::Kind::None;
 };
 
 } // namespace sahaj::engine

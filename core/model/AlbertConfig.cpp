@@ -209,7 +209,8 @@ nlohmann::json AlbertConfig::readJsonFile(const std::filesystem::path& path) {
         throw std::runtime_error("cannot read model config '" + path.string() + "'");
     try {
         return nlohmann::json::parse(text.str());
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {
+        // Syntax errors, and numbers no double holds (out_of_range: "1e400"), which are not parse_errors.
         throw std::runtime_error("model config '" + path.string() + "' is not valid JSON: " + e.what());
     }
 }

@@ -31,12 +31,4 @@ at::Tensor HiddenActivation::operator()(const at::Tensor& input) const {
     throw std::logic_error("unreachable activation kind");
 }
 
-bool HiddenActivation::isSupported(const std::string& name) {
-    return name == "gelu_new" || name == "gelu" || name == "relu";
-}
-
-std::string HiddenActivation::supportedNames() {
-    return "gelu_new, gelu, relu";
-}
-
 } // namespace sahaj::model

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/model/SafeTensorsHeader.h"
+
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
@@ -25,14 +27,14 @@ public:
         Metadata metadata;
     };
 
-    // A header longer than this is refused before anything is allocated for it (the Rust reference
-    // implementation has the same limit).
-    static constexpr std::uint64_t kMaxHeaderSize = 100'000'000;
+    // A header longer than this is refused before anything is allocated for it.
+    static constexpr std::uint64_t kMaxHeaderSize = SafeTensorsHeader::kMaxHeaderSize;
 
     // Throws std::runtime_error naming the file and the problem: truncated file, header length beyond the
     // file or the limit, header not JSON or not an object, duplicate names, unknown dtype, negative or
     // non-integer dimensions, a byte range that does not match the shape, ranges that overlap, leave holes,
-    // run past the data or leave bytes after it, metadata that is not a string map.
+    // run past the data or leave bytes after it, metadata that is not a string map. SafeTensorsHeader
+    // checks all of that before any tensor is allocated.
     static Content read(const std::filesystem::path& path);
 
     // Writes atomically (temporary file + rename). Tensors may live on any device and have any layout;

@@ -50,7 +50,7 @@ void checkPart(const Part& part, const std::vector<zmq::message_t>& data, const 
     require(part.count() >= 1 && part.count() <= WireLimits::kMaxPartElements,
             std::string(body) + ".count must be in [1, " + std::to_string(WireLimits::kMaxPartElements) +
                 "]");
-    require(part.offset() <= (std::uint64_t{1} << 48), std::string(body) + ".offset is out of range");
+    require(part.offset() <= WireLimits::kMaxVectorElements, std::string(body) + ".offset is out of range");
     checkDataFrames(data, 1, body);
     const std::uint64_t expected = MessageValidator::encodedBytes(part.encoding(), part.count());
     require(data.front().size() == expected,
@@ -145,6 +145,10 @@ void MessageValidator::validate(const wire::Envelope& envelope, const std::vecto
             "group_begin.members must hold 1 to " + std::to_string(WireLimits::kMaxGroupSize) + " members");
         require(m.span_counts_size() == m.members_size(),
                 "group_begin.span_counts must have one entry per member");
+        // Bounded first: with at most kMaxGroupSize counts of at most vector_size each, the sum below
+        // cannot wrap around to vector_size.
+        require(m.vector_size() <= WireLimits::kMaxVectorElements,
+                "group_begin.vector_size must be at most " + std::to_string(WireLimits::kMaxVectorElements));
         std::uint64_t total = 0;
         for (int i = 0; i < m.members_size(); ++i) {
             checkMember(m.members(i), "group_begin.members[]");

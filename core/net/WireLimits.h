@@ -18,6 +18,9 @@ struct WireLimits {
     static constexpr std::size_t kMaxFrames = 2;                // envelope + one data frame
     static constexpr std::size_t kMaxGroupSize = 1024;
     static constexpr std::uint32_t kMaxPartElements = 16u << 20;
+    // The all-reduce's flat vector (every parameter of the model). Far above any model a volunteer can
+    // train, and low enough that the span counts of a whole group add up without overflowing.
+    static constexpr std::uint64_t kMaxVectorElements = std::uint64_t{1} << 48;
     static constexpr std::uint32_t kMaxQuantisationBlock = 1u << 20;
     static constexpr std::size_t kMaxEndpointBytes = 256;
     static constexpr std::size_t kMaxTextBytes = 1024; // reasons, error messages

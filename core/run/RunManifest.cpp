@@ -124,6 +124,15 @@ TrainingSettings trainingFromJson(const QJsonObject& json) {
             fail(QStringLiteral("training.wire_dtype must be \"fp16\" or \"int8\", got \"%1\"").arg(*wire));
         t.wireDtype = *dtype;
     }
+    if (const auto rule = reader.optionalString("aggregation")) {
+        const auto aggregation = TrainingSettings::aggregationFromName(*rule);
+        if (!aggregation)
+            fail(QStringLiteral("training.aggregation must be \"mean\" or \"centered_clip\", got \"%1\"")
+                     .arg(*rule));
+        t.aggregation = *aggregation;
+    }
+    t.centeredClipTauFactor = reader.number("centered_clip_tau_factor", t.centeredClipTauFactor);
+    t.centeredClipIterations = reader.integer("centered_clip_iterations", t.centeredClipIterations);
     reader.finish();
     return t;
 }
@@ -146,6 +155,9 @@ QJsonObject trainingToJson(const TrainingSettings& t) {
         {"max_epochs", qint64(t.maxEpochs)},
         {"parameter_averaging_every", qint64(t.parameterAveragingEvery)},
         {"wire_dtype", TrainingSettings::wireDtypeName(t.wireDtype)},
+        {"aggregation", TrainingSettings::aggregationName(t.aggregation)},
+        {"centered_clip_tau_factor", t.centeredClipTauFactor},
+        {"centered_clip_iterations", qint64(t.centeredClipIterations)},
     };
 }
 
@@ -208,6 +220,9 @@ void validateTraining(const TrainingSettings& t, const model::AlbertConfig& mode
     // Past total_steps the learning rate is 0: epochs there would move no weight.
     requireInteger("training.max_epochs", t.maxEpochs, 1, t.totalSteps);
     requireInteger("training.parameter_averaging_every", t.parameterAveragingEvery, 1, kMaxCount);
+    requireNumber("training.centered_clip_tau_factor", t.centeredClipTauFactor,
+                  t.centeredClipTauFactor > 0 && t.centeredClipTauFactor <= 1000, "in (0, 1000]");
+    requireInteger("training.centered_clip_iterations", t.centeredClipIterations, 1, 1000);
 }
 
 void validateTokenizer(const TokenizerReference& tokenizer) {
@@ -269,6 +284,8 @@ RunManifest RunManifest::fromJson(const QJsonObject& json) {
     for (qsizetype i = 0; i < coordinators.size(); ++i)
         manifest.coordinators.append(
             ManifestObjectReader::toString(coordinators.at(i), QStringLiteral("coordinators[%1]").arg(i)));
+    if (const auto organiser = reader.optionalString("organiser"))
+        manifest.organiser = *organiser;
     reader.finish();
     manifest.validate();
     return manifest;
@@ -283,26 +300,30 @@ RunManifest RunManifest::loadFile(const QString& path) {
     if (file.error() != QFileDevice::NoError)
         throw std::runtime_error(
             QStringLiteral("cannot read run manifest '%1': %2").arg(path, file.errorString()).toStdString());
+    return fromBytes(bytes, path);
+}
+
+RunManifest RunManifest::fromBytes(const QByteArray& bytes, const QString& origin) {
     if (bytes.size() > kMaxManifestBytes)
         throw std::invalid_argument(QStringLiteral("'%1' is larger than the %2 bytes a run manifest may have")
-                                        .arg(path)
+                                        .arg(origin)
                                         .arg(kMaxManifestBytes)
                                         .toStdString());
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(bytes, &error);
     if (error.error != QJsonParseError::NoError)
         throw std::invalid_argument(QStringLiteral("run manifest '%1' is not valid JSON: %2 at byte %3")
-                                        .arg(path, error.errorString())
+                                        .arg(origin, error.errorString())
                                         .arg(error.offset)
                                         .toStdString());
     if (!document.isObject())
         throw std::invalid_argument(
-            QStringLiteral("run manifest '%1' must be a JSON object").arg(path).toStdString());
+            QStringLiteral("run manifest '%1' must be a JSON object").arg(origin).toStdString());
     try {
         return fromJson(document.object());
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(
-            QStringLiteral("run manifest '%1': %2").arg(path, QString::fromUtf8(e.what())).toStdString());
+            QStringLiteral("run manifest '%1': %2").arg(origin, QString::fromUtf8(e.what())).toStdString());
     }
 }
 
@@ -311,12 +332,15 @@ QJsonObject RunManifest::toJson() const {
     QJsonArray coordinatorList;
     for (const QString& coordinator : coordinators)
         coordinatorList.append(coordinator);
-    return QJsonObject{
+    QJsonObject json{
         {"format", QLatin1String(kFormat)},     {"run_id", runId},
         {"model", modelToJson(model)},          {"tokenizer", tokenizerToJson(tokenizer)},
         {"training", trainingToJson(training)}, {"data", dataToJson(data)},
         {"coordinators", coordinatorList},
     };
+    if (!organiser.isEmpty())
+        json.insert("organiser", organiser);
+    return json;
 }
 
 void RunManifest::saveFile(const QString& path) const {
@@ -349,6 +373,11 @@ void RunManifest::validate() const {
     validateTraining(training, model);
     validateData(data);
     validateCoordinators(coordinators);
+    // A 32-byte key is written like a SHA-256: 64 lowercase hex digits.
+    if (!organiser.isEmpty() && !ManifestSyntax::isSha256Hex(organiser))
+        fail(QStringLiteral("organiser must be an Ed25519 public key in 64 lowercase hexadecimal digits, "
+                            "got \"%1\"")
+                 .arg(organiser.left(80)));
 }
 
 } // namespace sahaj::run

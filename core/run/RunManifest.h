@@ -31,10 +31,16 @@ public:
     std::vector<DataShard> data;
     // HOST:PORT addresses of the DHT bootstrap peers and coordinator endpoints.
     QStringList coordinators;
+    // The organiser's Ed25519 public key, 64 lowercase hex digits: who signs this manifest (JoinFile) and
+    // the run's access tokens. Empty for an unsigned, local run (the JSON then has no "organiser" key).
+    QString organiser;
 
     static RunManifest fromJson(const QJsonObject& json);
-    // std::runtime_error for a file that cannot be read; std::invalid_argument, naming the file, for
-    // invalid JSON or an invalid manifest.
+    // A manifest's bytes as they came (a file's content, a download): std::invalid_argument, naming
+    // `origin` (a path or a URL), for more bytes than a manifest may have, invalid JSON or an invalid
+    // manifest.
+    static RunManifest fromBytes(const QByteArray& bytes, const QString& origin);
+    // std::runtime_error for a file that cannot be read; fromBytes' errors, naming the file, otherwise.
     static RunManifest loadFile(const QString& path);
     // Both validate() first.
     QJsonObject toJson() const;

@@ -16,6 +16,12 @@ enum class WireDtype {
     Int8, // 8-bit quantisation: a quarter of fp32's traffic, for slow links
 };
 
+// How aggregators combine the members' parts of their span.
+enum class Aggregation {
+    Mean,         // the weighted mean: exact, what sahajBERT used
+    CenteredClip, // BTARD's CenteredClip: a minority of attackers cannot drag the result far
+};
+
 // The `training` section of a run manifest: what every peer must do alike so that all replicas apply the
 // same step. The defaults are the sahajBERT recipe (DESIGN.md §5, and hivemind's ALBERT example for the
 // schedule length); the manifest's JSON names are in the comments.
@@ -34,11 +40,19 @@ struct TrainingSettings {
     std::int64_t maxEpochs = 125000;
     // parameter_averaging_every: average the parameters every K epochs, healing drift from failed rounds.
     std::int64_t parameterAveragingEvery = 5;
-    WireDtype wireDtype = WireDtype::Fp16; // wire_dtype: "fp16" or "int8"
+    WireDtype wireDtype = WireDtype::Fp16;       // wire_dtype: "fp16" or "int8"
+    Aggregation aggregation = Aggregation::Mean; // aggregation: "mean" or "centered_clip"
+    // centered_clip_tau_factor: the clipping radius as a multiple of the senders' median distance from
+    // their coordinate-wise median; centered_clip_iterations: at most this many clipping steps.
+    double centeredClipTauFactor = 1.0;
+    std::int64_t centeredClipIterations = 20;
 
     // The manifest names of the wire encodings: "fp16" and "int8".
     static QString wireDtypeName(WireDtype dtype);
     static std::optional<WireDtype> wireDtypeFromName(const QString& name);
+    // The manifest names of the aggregation rules: "mean" and "centered_clip".
+    static QString aggregationName(Aggregation aggregation);
+    static std::optional<Aggregation> aggregationFromName(const QString& name);
 
     // Field by field; LambOptions has no comparison of its own.
     bool operator==(const TrainingSettings& other) const;

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <limits>
 #include <map>
 
 namespace sahaj::text {
@@ -286,8 +287,12 @@ readTemplate(const Json& config, const char* key,
         const auto first = entry.begin();
         const std::string kind = first.key();
         const Json& body = first.value();
-        if (!body.is_object() || !member(body, "type_id") || !body["type_id"].is_number_integer())
-            fail(itemWhere, "needs an integer 'type_id'");
+        // A type id is a row of the model's token type embeddings: never negative (tokenizers reads it as
+        // an unsigned number), and it must fit the int an Encoding holds.
+        constexpr long long kMaxTypeId = std::numeric_limits<int>::max();
+        if (!body.is_object() || !member(body, "type_id") || !body["type_id"].is_number_integer() ||
+            body["type_id"].get<long long>() < 0 || body["type_id"].get<long long>() > kMaxTypeId)
+            fail(itemWhere, "needs an integer 'type_id' from 0 to " + std::to_string(kMaxTypeId));
         PostProcessorTemplate::Item item;
         const std::string id = stringField(body, "id", itemWhere);
         if (kind == "Sequence") {

@@ -60,11 +60,18 @@ int main(int argc, char** argv) {
     options.senderTimeout = std::chrono::milliseconds(timeoutMs);
     options.aggregatorTimeout = std::chrono::milliseconds(2 * timeoutMs);
     options.uploadBytesPerSecond = upload;
-    collab::AllReduceRound round(collab::GroupSpec::fromWire(begin), codec, sockets,
-                                 role == "client" ? nullptr : &router, options);
     std::vector<float> local;
     if (role != "aux")
         local = test::allReduceTestVector(static_cast<std::uint64_t>(index) + 1, size);
+    // --scale S: send S times the test vector (an attacker, with S = -1000); --centered-clip: aggregate
+    // with CenteredClip instead of the mean.
+    const float scale = std::stof(argument(argc, argv, "scale", "1"));
+    for (float& value : local)
+        value *= scale;
+    if (argument(argc, argv, "centered-clip", "no") == "yes")
+        options.centeredClip = collab::CenteredClipOptions{};
+    collab::AllReduceRound round(collab::GroupSpec::fromWire(begin), codec, sockets,
+                                 role == "client" ? nullptr : &router, options);
     const collab::AllReduceResult result = round.run(std::move(local));
 
     const std::string out = argument(argc, argv, "out", "");

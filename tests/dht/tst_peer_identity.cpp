@@ -1,10 +1,8 @@
 // Peer identity: the Ed25519 key file (create, reload, refuse bad files untouched), signatures, peer ids.
 #include "core/security/PeerId.h"
 #include "core/security/PeerIdentity.h"
-#include "tests/common/TestFiles.h"
+#include "tests/common/SecretFileChecks.h"
 
-#include <QDir>
-#include <QFile>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -12,22 +10,13 @@
 #include <stdexcept>
 #include <unordered_set>
 
-#ifdef Q_OS_UNIX
-#include <sys/stat.h>
-#endif
-
 using sahaj::security::PeerId;
 using sahaj::security::PeerIdentity;
-using sahaj::test::errorOf;
 
 namespace {
 
-// RFC 8032 section 7.1, test 1: secret key 9d61b1...7f60 as PKCS#8 (the 16-byte DER prefix
-// 302e020100300506032b657004220420 followed by the 32-byte seed), its public key and its signature of
+// The public key of RFC 8032 section 7.1, test 1 (sahaj::test::kRfc8032Ed25519Pem), and its signature of
 // the empty message.
-const QByteArray kRfc8032Pem = "-----BEGIN PRIVATE KEY-----\n"
-                               "MC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n"
-                               "-----END PRIVATE KEY-----\n";
 const QString kRfc8032PublicHex = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a";
 const QByteArray kRfc8032EmptySignatureHex =
     "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e06522490155"
@@ -59,76 +48,23 @@ const QByteArray kEncryptedPem = "-----BEGIN ENCRYPTED PRIVATE KEY-----\n"
                                  "Ot43exVQ9B5V325ejyQ=\n"
                                  "-----END ENCRYPTED PRIVATE KEY-----\n";
 
-QByteArray readBytes(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    return file.readAll();
-}
-
-#ifdef Q_OS_UNIX
-unsigned modeOf(const QString& path) {
-    struct stat status {};
-    if (::stat(QFile::encodeName(path).constData(), &status) != 0)
-        qFatal("cannot stat %s", qPrintable(path));
-    return static_cast<unsigned>(status.st_mode & 0777);
-}
-#endif
-
 } // namespace
 
 class TestPeerIdentity : public QObject {
     Q_OBJECT
 
-private:
-    // An identity.key with `content` in a fresh folder, readable by its owner only.
-    static QString writeKeyFile(const QTemporaryDir& dir, const QByteArray& content) {
-        const QString path = sahaj::test::writeFile(dir, PeerIdentity::kKeyFileName, content);
-        QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-        return path;
-    }
-
-    // Loading `content` fails with a message naming the file and containing `expected`, and leaves the
-    // file byte for byte as it was.
-    static void checkRefusedUntouched(const QByteArray& content, const QString& expected) {
-        QTemporaryDir dir;
-        const QString path = writeKeyFile(dir, content);
-        const QString message = errorOf([&] { PeerIdentity::loadOrCreate(dir.path()); });
-        QVERIFY2(message.contains(path) && message.contains(expected), qPrintable(message));
-        QCOMPARE(readBytes(path), content);
-    }
-
 private Q_SLOTS:
-    void createsOnceThenReloadsTheSameId() {
-        QTemporaryDir dir;
-        const QString folder = dir.filePath("data/sahaj"); // missing folders are created
-        const PeerIdentity created = PeerIdentity::loadOrCreate(folder);
-        const QString path = folder + "/identity.key";
-        const QByteArray file = readBytes(path);
-        QVERIFY(file.startsWith("-----BEGIN PRIVATE KEY-----\n")); // PKCS#8, unencrypted
-        QVERIFY(!created.id().isNull());
-
-        const PeerIdentity reloaded = PeerIdentity::loadOrCreate(folder);
-        QCOMPARE(reloaded.id(), created.id());
-        QCOMPARE(readBytes(path), file);
-        QVERIFY(PeerIdentity::generate().id() != created.id());
-    }
-
-    void createdKeyFileIsOwnerOnly() {
-#ifdef Q_OS_UNIX
-        QTemporaryDir dir;
-        PeerIdentity::loadOrCreate(dir.path());
-        QCOMPARE(modeOf(dir.filePath("identity.key")), 0600u);
-        // No temporary file is left beside it.
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList({"identity.key"}));
-#else
-        QSKIP("file modes are POSIX");
-#endif
+    void keyFileKeepsTheRules() {
+        sahaj::test::checkKeyFileRules(PeerIdentity::kKeyFileName, "identity key file",
+                                       PeerIdentity::loadOrCreate,
+                                       [](const PeerIdentity& identity) { return identity.id().toHex(); });
+        QVERIFY(PeerIdentity::generate().id() != PeerIdentity::generate().id());
     }
 
     void matchesRfc8032TestVector() {
         QTemporaryDir dir;
-        writeKeyFile(dir, kRfc8032Pem);
+        sahaj::test::writeFileWithPermissions(dir, PeerIdentity::kKeyFileName,
+                                              sahaj::test::kRfc8032Ed25519Pem);
         const PeerIdentity identity = PeerIdentity::loadOrCreate(dir.path());
         QCOMPARE(identity.id().toHex(), kRfc8032PublicHex);
         QCOMPARE(identity.sign(QByteArrayView()).toHex(), kRfc8032EmptySignatureHex);
@@ -154,40 +90,13 @@ private Q_SLOTS:
         QVERIFY(!PeerIdentity::verify(PeerId(), message, signature)); // all-zero key: not a valid signer
     }
 
-    void corruptKeyFileIsAnErrorAndUntouched() {
-        checkRefusedUntouched("not a key at all\n", "not a readable unencrypted PEM private key");
-        checkRefusedUntouched(kRfc8032Pem.left(40), "not a readable unencrypted PEM private key");
-        checkRefusedUntouched(QByteArray(), "not a readable unencrypted PEM private key");
-        checkRefusedUntouched(kEncryptedPem, "not a readable unencrypted PEM private key");
-    }
-
-    void rsaKeyFileIsAClearError() {
-        checkRefusedUntouched(kRsaPem, "holds a key of type RSA; a Sahaj identity is an Ed25519 key");
-    }
-
-    void keyFileOthersCanReadIsRefused() {
-#ifdef Q_OS_UNIX
-        QTemporaryDir dir;
-        PeerIdentity::loadOrCreate(dir.path());
-        const QString path = dir.filePath("identity.key");
-        const QByteArray before = readBytes(path);
-        QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
-                                                QFileDevice::ReadGroup | QFileDevice::ReadOther));
-        const QString message = errorOf([&] { PeerIdentity::loadOrCreate(dir.path()); });
-        QVERIFY2(message.contains("(mode 0644)") && message.contains("chmod 600 " + path),
-                 qPrintable(message));
-        QCOMPARE(readBytes(path), before);
-        QCOMPARE(modeOf(path), 0644u); // the user fixes it; nothing here changes it
-#else
-        QSKIP("file modes are POSIX");
-#endif
-    }
-
-    void keyPathThatIsAFolderIsAnError() {
-        QTemporaryDir dir;
-        QVERIFY(QDir(dir.path()).mkdir("identity.key"));
-        const QString message = errorOf([&] { PeerIdentity::loadOrCreate(dir.path()); });
-        QVERIFY2(message.contains("is not a regular file"), qPrintable(message));
+    void encryptedOrRsaKeyFilesAreClearErrors() {
+        sahaj::test::checkKeyFileRefused(PeerIdentity::kKeyFileName, kEncryptedPem,
+                                         "not a readable unencrypted PEM private key",
+                                         PeerIdentity::loadOrCreate);
+        sahaj::test::checkKeyFileRefused(PeerIdentity::kKeyFileName, kRsaPem,
+                                         "holds a key of type RSA; a Sahaj identity is an Ed25519 key",
+                                         PeerIdentity::loadOrCreate);
     }
 
     void peerIdsParseCompareAndHash() {

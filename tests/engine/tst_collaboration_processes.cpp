@@ -6,7 +6,7 @@
 // coordinator's checkpoint.
 #include "core/collab/GroupPlanner.h"
 #include "core/collab/TensorEncoding.h"
-#include "tests/common/NodeProcess.h"
+#include "tests/common/NodePeers.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -24,8 +24,7 @@
 #include <set>
 #include <vector>
 
-using sahaj::test::nodeExecutable;
-using sahaj::test::runNode;
+using namespace sahaj::test;
 
 namespace {
 
@@ -33,29 +32,7 @@ namespace {
 const QStringList kTiming{"--gather-ms", "5000", "--min-gather-ms", "700",
                           "--lead-ms",   "1000", "--threads",       "1"};
 
-std::vector<QJsonObject> readLines(const QString& path) {
-    std::vector<QJsonObject> lines;
-    QFile file(path);
-    if (file.open(QIODevice::ReadOnly))
-        while (!file.atEnd()) {
-            const QJsonDocument document = QJsonDocument::fromJson(file.readLine());
-            if (document.isObject())
-                lines.push_back(document.object());
-        }
-    return lines;
-}
-
-QJsonObject readObject(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
-
-struct Peer {
-    QString dir;
-    std::unique_ptr<QProcess> process;
-};
+using Peer = sahaj::test::NodePeer;
 
 } // namespace
 
@@ -63,35 +40,20 @@ class TestCollaborationProcesses : public QObject {
     Q_OBJECT
 
     QTemporaryDir dir_;
-    QString manifest_;
+    QString manifest_; // the coordinator's
+    QString join_;     // the volunteers': the signed join file run-init wrote beside the manifest
     QString corpus_;
-
-    std::unique_ptr<QProcess> launch(const QStringList& arguments, const QString& log) {
-        auto process = std::make_unique<QProcess>();
-        process->setStandardOutputFile(log + ".out");
-        process->setStandardErrorFile(log + ".err");
-        process->start(nodeExecutable(), arguments);
-        if (!process->waitForStarted())
-            qFatal("sahaj-node did not start");
-        return process;
-    }
 
     // Starts a coordinator on free ports and returns its DHT address.
     QString startCoordinator(Peer& coordinator, const QString& stateDir, int steps) {
         coordinator.dir = stateDir;
         QDir().mkpath(stateDir);
-        coordinator.process = launch(QStringList{"coordinator", "--manifest", manifest_, "--listen",
-                                                 "127.0.0.1:0", "--state-dir", stateDir, "--out", stateDir,
-                                                 "--steps", QString::number(steps)} +
-                                         kTiming,
-                                     stateDir + "/log");
-        for (int i = 0; i < 600; ++i) {
-            QTest::qWait(100);
-            for (const QJsonObject& line : readLines(stateDir + "/log.out"))
-                if (line["event"] == "joined")
-                    return QStringLiteral("127.0.0.1:%1").arg(line["dht_port"].toInt());
-        }
-        return {};
+        coordinator.process = launchNode(QStringList{"coordinator", "--manifest", manifest_, "--listen",
+                                                     "127.0.0.1:0", "--state-dir", stateDir, "--out",
+                                                     stateDir, "--steps", QString::number(steps)} +
+                                             kTiming,
+                                         stateDir + "/log");
+        return coordinatorAddress(stateDir + "/log");
     }
 
     Peer startVolunteer(const QString& name, const QString& bootstrap, int steps,
@@ -100,34 +62,12 @@ class TestCollaborationProcesses : public QObject {
         peer.dir = dir_.filePath(name);
         QDir().mkpath(peer.dir);
         peer.process =
-            launch(QStringList{"volunteer", "--manifest", manifest_, "--coordinator", bootstrap, "--identity",
-                               peer.dir, "--out", peer.dir, "--steps", QString::number(steps), "--seed",
-                               QString::number(name.front().unicode())} +
-                       kTiming + extra,
-                   peer.dir + "/log");
+            launchNode(QStringList{"volunteer", "--manifest", join_, "--coordinator", bootstrap, "--identity",
+                                   peer.dir, "--out", peer.dir, "--steps", QString::number(steps), "--seed",
+                                   QString::number(name.front().unicode())} +
+                           kTiming + extra,
+                       peer.dir + "/log");
         return peer;
-    }
-
-    static bool finish(std::vector<Peer*> peers, int timeoutMs) {
-        QElapsedTimer clock;
-        clock.start();
-        for (Peer* peer : peers) {
-            const int left = std::max<qint64>(1000, timeoutMs - clock.elapsed());
-            if (!peer->process->waitForFinished(left)) {
-                peer->process->kill();
-                peer->process->waitForFinished();
-                return false;
-            }
-        }
-        return true;
-    }
-
-    static void stop(Peer& peer) {
-        if (peer.process->state() != QProcess::NotRunning) {
-            peer.process->terminate();
-            if (!peer.process->waitForFinished(60000))
-                peer.process->kill();
-        }
     }
 
     // Members of one group that entered its round with the same state leave it bit-identical; clients
@@ -140,7 +80,7 @@ class TestCollaborationProcesses : public QObject {
         int checked = 0;
         for (const Peer* peer : peers) {
             QString lineage = QStringLiteral("start");
-            for (const QJsonObject& epoch : readLines(peer->dir + "/epochs.jsonl")) {
+            for (const QJsonObject& epoch : readJsonLines(peer->dir + "/epochs.jsonl")) {
                 const QString hash = epoch["params_sha256"].toString();
                 const QString at = QString::number(epoch["epoch"].toInteger());
                 if (epoch["state_loaded"].toBool()) {
@@ -174,10 +114,10 @@ class TestCollaborationProcesses : public QObject {
     }
 
     static QString finalHash(const Peer& peer) {
-        return readObject(peer.dir + "/summary.json")["final_params_sha256"].toString();
+        return readJsonObject(peer.dir + "/summary.json")["final_params_sha256"].toString();
     }
     static qint64 finalEpoch(const Peer& peer) {
-        return readObject(peer.dir + "/summary.json")["epoch"].toInteger();
+        return readJsonObject(peer.dir + "/summary.json")["epoch"].toInteger();
     }
 
 public:
@@ -202,6 +142,7 @@ private Q_SLOTS:
                                    "100",           "--average-every", "5",       "--coordinator",
                                    "127.0.0.1:4600"});
         QVERIFY2(init.status == 0, qPrintable(init.err + init.out));
+        join_ = dir_.filePath("manifest.join");
     }
 
     // (a) 3 nodes + 1 client for 10 steps, then (e) everyone leaves, the coordinator restarts from its
@@ -215,15 +156,15 @@ private Q_SLOTS:
         Peer b = startVolunteer("b", bootstrap, 10);
         Peer c = startVolunteer("c", bootstrap, 10);
         Peer client = startVolunteer("client", bootstrap, 10, {"--client-mode"});
-        QVERIFY2(finish({&a, &b, &c, &client}, 600000), "the volunteers did not reach step 10");
-        stop(coordinator);
+        QVERIFY2(finishNodes({&a, &b, &c, &client}, 600000), "the volunteers did not reach step 10");
+        stopNode(coordinator);
 
         QVERIFY2(checkGroups({&a, &b, &c, &client, &coordinator}) >= 5, "fewer than 5 rounds were shared");
         for (const Peer* peer : {&a, &b, &c, &client}) {
             QCOMPARE(finalEpoch(*peer), 10);
             QCOMPARE(finalHash(*peer), finalHash(a));
         }
-        const qint64 saved = readObject(stateDir + "/checkpoint.json")["epoch"].toInteger();
+        const qint64 saved = readJsonObject(stateDir + "/checkpoint.json")["epoch"].toInteger();
         QVERIFY2(saved > 0, "the coordinator saved no state");
 
         // The coordinator's checkpoint is a model `eval` reads.
@@ -239,14 +180,14 @@ private Q_SLOTS:
         Peer restarted;
         const QString bootstrap2 = startCoordinator(restarted, stateDir, 1000);
         QVERIFY(!bootstrap2.isEmpty());
-        QCOMPARE(readLines(stateDir + "/log.out").front()["epoch"].toInteger(), saved);
+        QCOMPARE(readJsonLines(stateDir + "/log.out").front()["epoch"].toInteger(), saved);
         const int target = static_cast<int>(saved) + 3;
         Peer d = startVolunteer("d", bootstrap2, target);
         Peer e = startVolunteer("e", bootstrap2, target);
-        QVERIFY2(finish({&d, &e}, 600000), "the newcomers did not continue the run");
-        stop(restarted);
+        QVERIFY2(finishNodes({&d, &e}, 600000), "the newcomers did not continue the run");
+        stopNode(restarted);
         for (const Peer* peer : {&d, &e}) {
-            const std::vector<QJsonObject> epochs = readLines(peer->dir + "/epochs.jsonl");
+            const std::vector<QJsonObject> epochs = readJsonLines(peer->dir + "/epochs.jsonl");
             QVERIFY(!epochs.empty());
             QVERIFY2(epochs.front()["state_loaded"].toBool() && epochs.front()["epoch"].toInteger() >= saved,
                      "a newcomer trained before loading the saved state");
@@ -268,12 +209,12 @@ private Q_SLOTS:
         Peer h = startVolunteer("h", bootstrap, 10);
         QElapsedTimer clock;
         clock.start();
-        while (readLines(f.dir + "/epochs.jsonl").size() < 3 && clock.elapsed() < 300000)
+        while (readJsonLines(f.dir + "/epochs.jsonl").size() < 3 && clock.elapsed() < 300000)
             QTest::qWait(200);
         h.process->kill(); // SIGKILL, whatever it was doing
         h.process->waitForFinished();
-        QVERIFY2(finish({&f, &g}, 600000), "the survivors did not reach step 10");
-        stop(coordinator);
+        QVERIFY2(finishNodes({&f, &g}, 600000), "the survivors did not reach step 10");
+        stopNode(coordinator);
         QCOMPARE(finalEpoch(f), 10);
         QCOMPARE(finalEpoch(g), 10);
         QCOMPARE(finalHash(f), finalHash(g));
@@ -296,16 +237,16 @@ private Q_SLOTS:
         std::vector<Peer*> all;
         for (Peer& peer : peers)
             all.push_back(&peer);
-        QVERIFY2(finish(all, 600000), "the capped volunteers did not reach step 5");
-        stop(coordinator);
+        QVERIFY2(finishNodes(all, 600000), "the capped volunteers did not reach step 5");
+        stopNode(coordinator);
 
         std::map<QString, double> capOf; // peer id -> cap in values per second (fp16: 2 bytes a value)
         for (Peer& peer : peers)
-            capOf[readObject(peer.dir + "/summary.json")["id"].toString()] =
+            capOf[readJsonObject(peer.dir + "/summary.json")["id"].toString()] =
                 capsMbps.at(QFileInfo(peer.dir).fileName()) * 1e6 / 8 / 2;
         int rounds = 0;
         for (Peer& peer : peers) {
-            for (const QJsonObject& epoch : readLines(peer.dir + "/epochs.jsonl")) {
+            for (const QJsonObject& epoch : readJsonLines(peer.dir + "/epochs.jsonl")) {
                 if (epoch["alone"].toBool() || epoch["state_loaded"].toBool())
                     continue;
                 std::vector<sahaj::collab::GroupMember> members;
@@ -346,20 +287,20 @@ private Q_SLOTS:
         Peer s = startVolunteer("s", bootstrap, 6);
         Peer t = startVolunteer("t", bootstrap, 6);
         Peer slow = startVolunteer("u", bootstrap, 6, {"--max-compute-percent", "10"});
-        QVERIFY2(finish({&s, &t, &slow}, 600000), "the volunteers did not reach step 6");
-        stop(coordinator);
+        QVERIFY2(finishNodes({&s, &t, &slow}, 600000), "the volunteers did not reach step 6");
+        stopNode(coordinator);
         for (const Peer* peer : {&s, &t, &slow}) {
             QCOMPARE(finalEpoch(*peer), 6);
-            for (const QJsonObject& epoch : readLines(peer->dir + "/epochs.jsonl"))
+            for (const QJsonObject& epoch : readJsonLines(peer->dir + "/epochs.jsonl"))
                 QVERIFY2(epoch["round_seconds"].toDouble() < 30.0,
                          "a round waited past the aggregator timeout");
         }
         QCOMPARE(finalHash(s), finalHash(t));
         QCOMPARE(finalHash(s), finalHash(slow));
         double fast = 0, slowSamples = 0;
-        for (const QJsonObject& epoch : readLines(s.dir + "/epochs.jsonl"))
+        for (const QJsonObject& epoch : readJsonLines(s.dir + "/epochs.jsonl"))
             fast += epoch["local_samples"].toDouble();
-        for (const QJsonObject& epoch : readLines(slow.dir + "/epochs.jsonl"))
+        for (const QJsonObject& epoch : readJsonLines(slow.dir + "/epochs.jsonl"))
             slowSamples += epoch["local_samples"].toDouble();
         QVERIFY2(slowSamples < fast / 3, "the slow volunteer was not slower");
     }

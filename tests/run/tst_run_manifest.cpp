@@ -160,7 +160,8 @@ private Q_SLOTS:
             R"("pad_token_id":0,"position_embedding_type":"absolute","type_vocab_size":2,"vocab_size":32000},)"
             R"("run_id":"bn-test-1","tokenizer":{"path":"/data/tokenizer.json",)"
             R"("sha256":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},)"
-            R"("training":{"betas":[0.9,0.999],"clamp_value":10000,"clip_norm":1,"debias":true,)"
+            R"("training":{"aggregation":"mean","betas":[0.9,0.999],"centered_clip_iterations":20,)"
+            R"("centered_clip_tau_factor":1,"clamp_value":10000,"clip_norm":1,"debias":true,)"
             R"("documents":"paragraphs","eps":1e-06,"lr":0.00176,"max_epochs":1000,"mlm_probability":0.15,)"
             R"("parameter_averaging_every":5,"sequence_length":128,"target_batch_size":256,"total_steps":1000,)"
             R"("warmup_steps":100,"weight_decay":0.01,"wire_dtype":"int8"}})";
@@ -236,6 +237,15 @@ private Q_SLOTS:
                                          << "training.documents must be \"lines\" or \"paragraphs\"";
         QTest::newRow("bad wire dtype") << "training.wire_dtype" << QJsonValue("bf16")
                                         << "training.wire_dtype must be \"fp16\" or \"int8\", got \"bf16\"";
+        QTest::newRow("unknown aggregation")
+            << "training.aggregation" << QJsonValue("median")
+            << "training.aggregation must be \"mean\" or \"centered_clip\", got \"median\"";
+        QTest::newRow("clipping radius of 0")
+            << "training.centered_clip_tau_factor" << QJsonValue(0)
+            << "training.centered_clip_tau_factor must be a number in (0, 1000]";
+        QTest::newRow("no clipping step")
+            << "training.centered_clip_iterations" << QJsonValue(0)
+            << "training.centered_clip_iterations must be an integer in [1, 1000]";
         QTest::newRow("bad sha256 hex") << "data.0.sha256" << QJsonValue(QString(63, 'a') + 'g')
                                         << "data[0].sha256 must be 64 lowercase hexadecimal digits";
         QTest::newRow("uppercase tokenizer sha256")

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <cstdint>
+
+namespace sahaj::collab {
+
+// fp32 ⇄ IEEE fp16 for the wire, both rounding to nearest even exactly as c10::Half does. Where the CPU
+// has F16C (x86-64 since 2012) eight values convert per instruction; elsewhere c10::Half's portable code
+// runs. Both paths give identical bits (checked in tst_half_conversion), so peers on different CPUs still
+// end with bit-identical averages. A round moves tens of millions of values through these loops, several
+// peers share a CPU in tests and benchmarks, and the portable code costs a few nanoseconds per value.
+class HalfConversion {
+public:
+    // Saturates to ±65504 instead of overflowing to infinity, which every receiver would reject.
+    static void toHalves(const float* values, std::int64_t count, std::uint16_t* out);
+    static void toFloats(const std::uint16_t* halves, std::int64_t count, float* out);
+
+    // The portable path alone, for tests that compare the two.
+    static void toHalvesPortable(const float* values, std::int64_t count, std::uint16_t* out);
+    static void toFloatsPortable(const std::uint16_t* halves, std::int64_t count, float* out);
+    // Whether toHalves/toFloats use F16C on this CPU.
+    static bool usesF16c();
+};
+
+} // namespace sahaj::collab

@@ -1,0 +1,43 @@
+#include "core/engine/GradientAttack.h"
+
+#include <cmath>
+#include <random>
+
+namespace sahaj::engine {
+
+std::optional<GradientAttack::Kind> GradientAttack::fromName(const QString& name) {
+    if (name == QLatin1String("none"))
+        return Kind::None;
+    if (name == QLatin1String("negate"))
+        return Kind::Negate;
+    if (name == QLatin1String("random"))
+        return Kind::Random;
+    return std::nullopt;
+}
+
+void GradientAttack::apply(Kind kind, std::vector<float>& vector, std::uint64_t seed) {
+    if (kind == Kind::None || vector.empty())
+        return;
+    double norm = 0.0;
+    for (const float value : vector)
+        norm += static_cast<double>(value) * value;
+    norm = std::sqrt(norm);
+    if (kind == Kind::Negate) {
+        for (float& value : vector)
+            value = static_cast<float>(-kScale * value);
+        return;
+    }
+    std::mt19937_64 random(seed);
+    std::normal_distribution<double> normal;
+    std::vector<double> direction(vector.size());
+    double length = 0.0;
+    for (double& value : direction) {
+        value = normal(random);
+        length += value * value;
+    }
+    const double scale = kScale * norm / std::sqrt(length);
+    for (std::size_t i = 0; i < vector.size(); ++i)
+        vector[i] = static_cast<float>(direction[i] * scale);
+}
+
+} // namespace sahaj::engine

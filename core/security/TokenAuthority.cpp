@@ -1,0 +1,98 @@
+#include "core/security/TokenAuthority.h"
+
+#include "core/security/PeerIdentity.h"
+#include "core/security/Username.h"
+
+#include <stdexcept>
+
+namespace sahaj::security {
+
+TokenAuthority::TokenAuthority(Policy policy, const PeerIdentity& organiser, Options options)
+    : policy_(policy), organiser_(organiser), options_(std::move(options)),
+      strangers_(options_.openRequestsPerMinute, 60000, 1),
+      guesses_(options_.attemptsPerUserPerMinute, 60000) {
+    if (options_.runId.isEmpty())
+        throw std::invalid_argument("the token authority needs the run id");
+    if (options_.lifetimeSeconds < 60 || options_.lifetimeSeconds > 30 * 24 * 3600)
+        throw std::invalid_argument("an access token lives between a minute and 30 days");
+}
+
+TokenAuthority TokenAuthority::fromPolicy(const QString& policy, const PeerIdentity& organiser,
+                                          Options options) {
+    if (policy == QLatin1String("open"))
+        return TokenAuthority(Policy::Open, organiser, std::move(options));
+    const qsizetype colon = policy.indexOf(':');
+    const QString kind = policy.left(colon);
+    const QString file = colon < 0 ? QString() : policy.mid(colon + 1);
+    if (colon < 0 || file.isEmpty() ||
+        (kind != QLatin1String("allowlist") && kind != QLatin1String("invites")))
+        throw std::invalid_argument(
+            QStringLiteral("the admission policy must be open, allowlist:FILE or invites:FILE, got '%1'")
+                .arg(policy.left(200))
+                .toStdString());
+    if (kind == QLatin1String("allowlist")) {
+        TokenAuthority authority(Policy::AllowList, organiser, std::move(options));
+        authority.allowList_ = AllowList::load(file);
+        return authority;
+    }
+    TokenAuthority authority(Policy::Invites, organiser, std::move(options));
+    authority.invites_ = InviteList::open(file);
+    return authority;
+}
+
+TokenAuthority::Decision TokenAuthority::issue(const Request& request, qint64 nowSeconds) const {
+    Decision decision;
+    try {
+        decision.token =
+            AccessToken::issue(options_.runId, request.username, request.peer, request.curvePublicKey,
+                               request.role, nowSeconds, nowSeconds + options_.lifetimeSeconds, organiser_);
+    } catch (const std::invalid_argument& e) {
+        decision.refusal = QString::fromUtf8(e.what());
+    }
+    return decision;
+}
+
+TokenAuthority::Decision TokenAuthority::decide(const Request& request, qint64 nowMs) {
+    const qint64 now = nowMs / 1000;
+    if (request.role == AccessToken::Role::Coordinator)
+        return {std::nullopt, QStringLiteral("the coordinator role is not granted to volunteers")};
+    if (const QString problem = Username::problem(request.username.toUtf8()); !problem.isEmpty())
+        return {std::nullopt, problem};
+
+    // A renewal: the holder of a valid token for these very keys, user and role gets a fresh one.
+    if (request.current) {
+        const AccessToken& current = *request.current;
+        if (const QString invalid = current.check(organiser_.id(), options_.runId, now); !invalid.isEmpty())
+            return {std::nullopt, QStringLiteral("cannot renew: ") + invalid};
+        if (current.peer() != request.peer || current.curvePublicKey() != request.curvePublicKey ||
+            current.username() != request.username || current.role() != request.role)
+            return {std::nullopt,
+                    QStringLiteral("cannot renew: the token was issued for other keys, user or role")};
+        return issue(request, now);
+    }
+
+    switch (policy_) {
+    case Policy::Open:
+        if (!strangers_.allow(QStringLiteral("*"), nowMs))
+            return {std::nullopt, QStringLiteral("too many requests: try again in a minute")};
+        return issue(request, now);
+    case Policy::AllowList:
+        if (!guesses_.allow(request.username, nowMs))
+            return {std::nullopt, QStringLiteral("too many attempts for this user: try again in a minute")};
+        if (!allowList_->verify(request.username, request.secret))
+            return {std::nullopt, QStringLiteral("unknown user or wrong password")};
+        return issue(request, now);
+    case Policy::Invites:
+        if (!guesses_.allow(request.username, nowMs))
+            return {std::nullopt, QStringLiteral("too many attempts for this user: try again in a minute")};
+        // Check the request before spending the invite on it.
+        if (Decision checked = issue(request, now); !checked.token)
+            return checked;
+        if (!invites_->redeem(QString::fromUtf8(request.secret)))
+            return {std::nullopt, QStringLiteral("unknown or already used invite code")};
+        return issue(request, now);
+    }
+    return {std::nullopt, QStringLiteral("no admission policy")};
+}
+
+} // namespace sahaj::security

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "core/security/AccessToken.h"
+#include "core/security/AllowList.h"
+#include "core/security/InviteList.h"
+#include "core/security/RateLimiter.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace sahaj::security {
+
+class PeerIdentity;
+
+// The run's authority, on the coordinator: decides who gets an access token, by the run's policy, and
+// signs it with the organiser's key. The sockets around it live elsewhere; this is the decision alone.
+//
+//  - open: anyone, under a global rate limit (a Sybil can still make many identities; see
+//    docs/security.md);
+//  - allowlist:FILE: a user name and password that verify against the Argon2id hashes of FILE, with a
+//    per-user limit on attempts against guessing;
+//  - invites:FILE: a single-use invite code of FILE, redeemed on success.
+// Under every policy a volunteer renews its token by presenting the current one, still valid, for the
+// same keys: an invite is spent once, not at every renewal. The coordinator role is never granted.
+class TokenAuthority {
+public:
+    enum class Policy { Open, AllowList, Invites };
+
+    struct Options {
+        QString runId;
+        qint64 lifetimeSeconds = 6 * 3600;
+        int openRequestsPerMinute = 60;   // all strangers together, open policy
+        int attemptsPerUserPerMinute = 5; // password or invite guesses per user name
+    };
+
+    struct Request {
+        QString username;
+        QByteArray secret; // the password (allowlist) or the invite code (invites); empty for open
+        PeerId peer;
+        QByteArray curvePublicKey;
+        AccessToken::Role role = AccessToken::Role::Node;
+        std::optional<AccessToken> current; // a renewal: the token the volunteer holds
+    };
+
+    struct Decision {
+        std::optional<AccessToken> token;
+        QString refusal; // why not, for the volunteer and the log; empty when a token was issued
+    };
+
+    // "open", "allowlist:FILE" or "invites:FILE": std::invalid_argument for anything else; the errors of
+    // AllowList::load / InviteList::open (naming the file and line) when FILE does not load.
+    static TokenAuthority fromPolicy(const QString& policy, const PeerIdentity& organiser, Options options);
+
+    Decision decide(const Request& request, qint64 nowMs);
+    Policy policy() const { return policy_; }
+
+private:
+    TokenAuthority(Policy policy, const PeerIdentity& organiser, Options options);
+    Decision issue(const Request& request, qint64 nowSeconds) const;
+
+    Policy policy_;
+    const PeerIdentity& organiser_;
+    Options options_;
+    std::optional<AllowList> allowList_;
+    std::optional<InviteList> invites_;
+    RateLimiter strangers_;
+    RateLimiter guesses_;
+};
+
+} // namespace sahaj::security

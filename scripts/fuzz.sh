@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/, docs/fuzzing.md) with clang in their own build folder, then runs
+# each one: first every input kept in fuzz/regressions/<target>/, then N seconds of fuzzing from a copy of
+# fuzz/corpus/<target>/. Prints each target's executions; exits 1 if any target crashed (a sanitizer
+# report, an abort, a timeout, running out of memory), with the input that did it kept in
+# <build-dir>/artifacts/<target>/ and the report in <build-dir>/logs/<target>.log.
+#
+# Usage: scripts/fuzz.sh [--seconds N] [--build-dir DIR] [TARGET...]   (default: 30 s, build/fuzz, all)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+seconds=30
+build_dir="$here/build/fuzz"
+targets=()
+while (($#)); do
+  case "$1" in
+    --seconds|--build-dir)
+      if (($# < 2)); then echo "fuzz.sh: $1 needs a value" >&2; exit 2; fi ;;&
+    --seconds) seconds=$2; shift ;;
+    --build-dir) build_dir=$2; shift ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
+    *) targets+=("$1") ;;
+  esac
+  shift
+done
+if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
+  echo "fuzz.sh: --seconds needs a whole number of seconds above 0, got '$seconds'" >&2
+  exit 2
+fi
+mkdir -p "$build_dir"
+build_dir=$(cd "$build_dir" && pwd)
+
+# A target is a fuzz/<name>_fuzzer.cpp (fuzz/CMakeLists.txt builds each one).
+if ((${#targets[@]} == 0)); then
+  for source in "$here"/fuzz/*_fuzzer.cpp; do
+    name=$(basename "$source" _fuzzer.cpp)
+    targets+=("$name")
+  done
+fi
+for name in "${targets[@]}"; do
+  if [ ! -f "$here/fuzz/${name}_fuzzer.cpp" ]; then
+    echo "fuzz.sh: no fuzz target '$name' (fuzz/${name}_fuzzer.cpp)" >&2
+    exit 2
+  fi
+done
+
+# -O1 with line tables, as OSS-Fuzz builds: fast enough to fuzz, quick to compile, readable stack traces.
+# Asserts stay on.
+cmake -S "$here" -B "$build_dir" -G Ninja -DSAHAJ_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" >/dev/null
+cmake --build "$build_dir" --target fuzzers
+
+symbolizer=$(command -v llvm-symbolizer || true)
+export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-$symbolizer}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
+limits=(-timeout=10 -rss_limit_mb=2048)
+
+failed=()
+mkdir -p "$build_dir/logs"
+for name in "${targets[@]}"; do
+  binary="$build_dir/fuzz/${name}_fuzzer"
+  artifacts="$build_dir/artifacts/$name"
+  corpus="$build_dir/corpus/$name"
+  log="$build_dir/logs/$name.log"
+  regressions="$here/fuzz/regressions/$name"
+  if [ ! -x "$binary" ]; then
+    echo "fuzz: $name: not built: fuzz/CMakeLists.txt needs a sahaj_add_fuzzer(NAME $name ...) line" >&2
+    failed+=("$name")
+    continue
+  fi
+  mkdir -p "$artifacts"
+  : >"$log"
+
+  # Inputs that once crashed a target must keep passing; libFuzzer runs files given as arguments once each.
+  kept=()
+  if [ -d "$regressions" ]; then
+    while IFS= read -r -d '' file; do kept+=("$file"); done \
+      < <(find "$regressions" -type f ! -name .gitkeep -print0 | sort -z)
+  fi
+  if ((${#kept[@]})) &&
+    ! "$binary" "${limits[@]}" -artifact_prefix="$artifacts/" "${kept[@]}" >>"$log" 2>&1; then
+    echo "fuzz: $name: a regression input crashed it again (fuzz/regressions/$name)"
+    tail -n 40 "$log" >&2
+    failed+=("$name")
+    continue
+  fi
+
+  # Fuzzing starts from a copy of the seeds, so that the committed corpus only changes by hand.
+  rm -rf "$corpus"
+  mkdir -p "$corpus"
+  if [ -d "$here/fuzz/corpus/$name" ]; then
+    cp -R "$here/fuzz/corpus/$name/." "$corpus/"
+  fi
+  seeds=("$corpus")
+  [ -d "$regressions" ] && seeds+=("$regressions")
+  # A dictionary of the format's keywords lets mutations reach past the parser's first checks.
+  dictionary=()
+  [ -f "$here/fuzz/dictionaries/$name.dict" ] && dictionary=(-dict="$here/fuzz/dictionaries/$name.dict")
+  status=0
+  "$binary" "${limits[@]}" "${dictionary[@]}" -max_total_time="$seconds" -print_final_stats=1 \
+    -artifact_prefix="$artifacts/" "${seeds[@]}" >>"$log" 2>&1 || status=$?
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  if ((status != 0)); then
+    echo "fuzz: $name: CRASHED after ${runs:-?} executions (input in $artifacts, report in $log)"
+    tail -n 40 "$log" >&2
+    failed+=("$name")
+  else
+    echo "fuzz: $name: ${runs:-?} executions in ${seconds} s, ${#kept[@]} regression inputs passed"
+  fi
+done
+
+if ((${#failed[@]})); then
+  echo "fuzz: crashed: ${failed[*]}" >&2
+  exit 1
+fi
+echo "fuzz: ${#targets[@]} targets ran without a crash"

@@ -1,0 +1,93 @@
+#pragma once
+
+// sahaj-node coordinators and volunteers as long-running processes, for the multi-process collaboration
+// tests: each one logs to files in its own folder, where the tests read its JSON lines afterwards.
+
+#include "tests/common/NodeProcess.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+namespace sahaj::test {
+
+// The JSON objects of a JSON-lines file (lines that are not objects are skipped).
+inline std::vector<QJsonObject> readJsonLines(const QString& path) {
+    std::vector<QJsonObject> lines;
+    QFile file(path);
+    if (file.open(QIODevice::ReadOnly))
+        while (!file.atEnd()) {
+            const QJsonDocument document = QJsonDocument::fromJson(file.readLine());
+            if (document.isObject())
+                lines.push_back(document.object());
+        }
+    return lines;
+}
+
+inline QJsonObject readJsonObject(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+struct NodePeer {
+    QString dir;
+    std::unique_ptr<QProcess> process;
+};
+
+// Starts sahaj-node with `arguments`; its output goes to LOG.out and LOG.err.
+inline std::unique_ptr<QProcess> launchNode(const QStringList& arguments, const QString& log) {
+    auto process = std::make_unique<QProcess>();
+    process->setStandardOutputFile(log + ".out");
+    process->setStandardErrorFile(log + ".err");
+    process->start(nodeExecutable(), arguments);
+    if (!process->waitForStarted())
+        qFatal("sahaj-node did not start");
+    return process;
+}
+
+// The "127.0.0.1:PORT" DHT address a coordinator printed in its "joined" line to LOG.out, or "" when it
+// printed none within a minute.
+inline QString coordinatorAddress(const QString& log) {
+    for (int i = 0; i < 600; ++i) {
+        QTest::qWait(100);
+        for (const QJsonObject& line : readJsonLines(log + ".out"))
+            if (line["event"] == "joined")
+                return QStringLiteral("127.0.0.1:%1").arg(line["dht_port"].toInt());
+    }
+    return {};
+}
+
+// Waits for every process to exit by itself; kills the one that did not and returns false.
+inline bool finishNodes(const std::vector<NodePeer*>& peers, int timeoutMs) {
+    QElapsedTimer clock;
+    clock.start();
+    for (NodePeer* peer : peers) {
+        const int left = static_cast<int>(std::max<qint64>(1000, timeoutMs - clock.elapsed()));
+        if (!peer->process->waitForFinished(left)) {
+            peer->process->kill();
+            peer->process->waitForFinished();
+            return false;
+        }
+    }
+    return true;
+}
+
+// SIGTERM, as a user's Ctrl-C would; SIGKILL if it does not leave within a minute.
+inline void stopNode(NodePeer& peer) {
+    if (peer.process->state() != QProcess::NotRunning) {
+        peer.process->terminate();
+        if (!peer.process->waitForFinished(60000))
+            peer.process->kill();
+    }
+}
+
+} // namespace sahaj::test

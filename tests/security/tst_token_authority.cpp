@@ -1,0 +1,129 @@
+// The run's authority: who gets an access token under each admission policy, renewals, and the limits
+// that keep strangers from guessing or flooding.
+#include "core/security/AllowList.h"
+#include "core/security/InviteList.h"
+#include "core/security/PeerIdentity.h"
+#include "core/security/TokenAuthority.h"
+#include "tests/common/TestFiles.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace sahaj::security;
+using sahaj::test::errorOf;
+
+namespace {
+
+constexpr qint64 kNowMs = 1'800'000'000'000;
+
+TokenAuthority::Request requestOf(const PeerIdentity& peer, const QString& user,
+                                  const QByteArray& secret = {}) {
+    TokenAuthority::Request request;
+    request.username = user;
+    request.secret = secret;
+    request.peer = peer.id();
+    request.curvePublicKey = QByteArray(32, '\x05');
+    return request;
+}
+
+TokenAuthority::Options options() {
+    TokenAuthority::Options o;
+    o.runId = QStringLiteral("bn-auth-1");
+    o.lifetimeSeconds = 3600;
+    o.openRequestsPerMinute = 3;
+    o.attemptsPerUserPerMinute = 2;
+    return o;
+}
+
+} // namespace
+
+class TestTokenAuthority : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    const PeerIdentity organiser_ = PeerIdentity::generate();
+    const PeerIdentity peer_ = PeerIdentity::generate();
+
+private Q_SLOTS:
+    void openIssuesValidTokensUnderARateLimit() {
+        TokenAuthority authority = TokenAuthority::fromPolicy("open", organiser_, options());
+        for (int i = 0; i < 3; ++i) {
+            const auto decision = authority.decide(requestOf(peer_, "anyone"), kNowMs + i);
+            QVERIFY2(decision.token, qPrintable(decision.refusal));
+            QCOMPARE(decision.token->check(organiser_.id(), "bn-auth-1", kNowMs / 1000), QString());
+            QCOMPARE(decision.token->expiresAt() - decision.token->issuedAt(), 3600);
+            QCOMPARE(decision.token->peer(), peer_.id());
+        }
+        QVERIFY(authority.decide(requestOf(peer_, "anyone"), kNowMs + 10).refusal.contains("too many"));
+        QVERIFY(authority.decide(requestOf(peer_, "anyone"), kNowMs + 61000).token); // the window moved on
+    }
+
+    void allowListNeedsThePasswordAndLimitsGuesses() {
+        const QString file = dir_.filePath("users.txt");
+        AllowList::addUser(file, "rahim", "correct horse", AllowList::Cost{1, 1024, 1});
+        TokenAuthority authority = TokenAuthority::fromPolicy("allowlist:" + file, organiser_, options());
+        QVERIFY(authority.decide(requestOf(peer_, "rahim", "correct horse"), kNowMs).token);
+        QCOMPARE(authority.decide(requestOf(peer_, "rahim", "wrong"), kNowMs + 1).refusal,
+                 QString("unknown user or wrong password"));
+        // Two attempts a minute: the third is refused, even with the right password.
+        QVERIFY(authority.decide(requestOf(peer_, "rahim", "correct horse"), kNowMs + 2)
+                    .refusal.contains("too many"));
+        QCOMPARE(authority.decide(requestOf(peer_, "karim", "correct horse"), kNowMs + 3).refusal,
+                 QString("unknown user or wrong password"));
+    }
+
+    void anInviteIsSpentOnceAndRenewalsNeedNone() {
+        const QString file = dir_.filePath("invites.txt");
+        const QStringList codes = InviteList::addInvites(file, 2);
+        TokenAuthority authority = TokenAuthority::fromPolicy("invites:" + file, organiser_, options());
+        const auto first = authority.decide(requestOf(peer_, "rahim", codes[0].toUtf8()), kNowMs);
+        QVERIFY2(first.token, qPrintable(first.refusal));
+        QVERIFY(authority.decide(requestOf(peer_, "karim", codes[0].toUtf8()), kNowMs)
+                    .refusal.contains("already used"));
+        QCOMPARE(InviteList::open(file).unusedCount(), 1);
+
+        // Renewal: the current token, for the same keys, user and role, and no code at all.
+        TokenAuthority::Request renewal = requestOf(peer_, "rahim");
+        renewal.current = first.token;
+        const auto renewed = authority.decide(renewal, kNowMs + 1800 * 1000);
+        QVERIFY2(renewed.token, qPrintable(renewed.refusal));
+        QVERIFY(renewed.token->expiresAt() > first.token->expiresAt());
+        QCOMPARE(InviteList::open(file).unusedCount(), 1);
+        // Not for other keys, and not once the token has expired.
+        TokenAuthority::Request stolen = renewal;
+        stolen.peer = PeerIdentity::generate().id();
+        QVERIFY(authority.decide(stolen, kNowMs).refusal.contains("other keys"));
+        QVERIFY(authority.decide(renewal, kNowMs + 7200 * 1000).refusal.contains("cannot renew"));
+        // A bad request does not spend an invite.
+        TokenAuthority::Request badKey = requestOf(peer_, "rahim", codes[1].toUtf8());
+        badKey.curvePublicKey = QByteArray(5, 'x');
+        QVERIFY(!authority.decide(badKey, kNowMs).token);
+        QCOMPARE(InviteList::open(file).unusedCount(), 1);
+    }
+
+    void neverTheCoordinatorRoleNorABadName() {
+        TokenAuthority authority = TokenAuthority::fromPolicy("open", organiser_, options());
+        TokenAuthority::Request request = requestOf(peer_, "rahim");
+        request.role = AccessToken::Role::Coordinator;
+        QVERIFY(authority.decide(request, kNowMs).refusal.contains("coordinator role"));
+        QVERIFY(!authority.decide(requestOf(peer_, "no spaces please"), kNowMs).token);
+    }
+
+    void policiesAreParsedStrictly() {
+        QVERIFY(errorOf([&] {
+                    TokenAuthority::fromPolicy("closed", organiser_, options());
+                }).contains("open, allowlist:FILE or invites:FILE"));
+        QVERIFY(errorOf([&] {
+                    TokenAuthority::fromPolicy("allowlist:", organiser_, options());
+                }).contains("open, allowlist:FILE or invites:FILE"));
+        QVERIFY(!errorOf([&] {
+                     TokenAuthority::fromPolicy("invites:" + dir_.filePath("absent"), organiser_, options());
+                 }).isEmpty());
+        TokenAuthority::Options noRun = options();
+        noRun.runId.clear();
+        QVERIFY(errorOf([&] { TokenAuthority::fromPolicy("open", organiser_, noRun); }).contains("run id"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTokenAuthority)
+#include "tst_token_authority.moc"
