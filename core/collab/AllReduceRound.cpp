@@ -1,5 +1,6 @@
 #include "core/collab/AllReduceRound.h"
 
+#include "core/collab/PartHeader.h"
 #include "core/collab/PartitionPlan.h"
 #include "core/collab/PeerProgressRules.h"
 #include "core/collab/TensorEncoding.h"
@@ -93,7 +94,8 @@ public:
         spanFailed_.assign(members, false);
         received_.resize(members);
         weights_.resize(members);
-        weights_[static_cast<std::size_t>(me_)] = self().weight;
+        ownWeight_ = self().weight;
+        weights_[static_cast<std::size_t>(me_)] = ownWeight_;
         // Empty spans need no averaging; an auxiliary holds no vector, so only its own span concerns it.
         for (std::size_t a = 0; a < members; ++a)
             if (spec_.spanCounts[a] == 0 || (!self().sends() && static_cast<int>(a) != me_))
@@ -103,6 +105,17 @@ public:
         if (sender && static_cast<std::int64_t>(local_.size()) != spec_.vectorSize)
             throw std::invalid_argument("the local vector has " + std::to_string(local_.size()) +
                                         " values, the group averages " + std::to_string(spec_.vectorSize));
+        // A vector with infinities or NaN (a step that overflowed) would poison every span, and others would
+        // exclude this member for it: it takes part with zeros and weight 0 instead, and still receives the
+        // group's averages.
+        if (sender && !std::all_of(local_.begin(), local_.end(), [](float v) { return std::isfinite(v); })) {
+            std::fill(local_.begin(), local_.end(), 0.0f);
+            result_.values = local_;
+            ownWeight_ = 0.0;
+            weights_[static_cast<std::size_t>(me_)] = 0.0;
+            result_.violations.push_back(
+                "this member's vector held non-finite values: it sent zeros with weight 0");
+        }
         // As a member: one DEALER to every other aggregator, carrying this member's parts of its span.
         if (sender) {
             for (std::size_t a = 0; a < members; ++a) {
@@ -207,7 +220,7 @@ private:
             if (complete)
                 finishPart(static_cast<std::int64_t>(p));
         }
-        if (!sums_.empty() &&
+        if (!sums_.empty() && !ownSpanFailed_ &&
             std::all_of(sums_.begin(), sums_.end(), [](const PartSum& s) { return s.done; }))
             result_.spanAveraged[static_cast<std::size_t>(me_)] = true;
     }
@@ -224,32 +237,54 @@ private:
             for (float& value : part.sum)
                 value *= scale;
         }
+        // Finite parts can still sum past float's range (huge values times large weights): the span then
+        // fails for everyone, said explicitly, rather than spreading infinities.
+        if (!std::all_of(part.sum.begin(), part.sum.end(), [](float v) { return std::isfinite(v); }))
+            return failOwnSpan("the mean of part " + std::to_string(p) + " overflowed");
         // Keep exactly what the others will decode, so that every replica stays bit-identical.
         TensorEncoding::roundTrip(part.sum.data(), range.size, spec_.encoding);
         if (!local_.empty())
             std::copy(part.sum.begin(), part.sum.end(), result_.values.begin() + range.offset);
         result_.totalWeight = part.weight;
 
+        wire::Envelope envelope;
+        wire::AveragedPart* reply = envelope.mutable_averaged_part();
+        fillPartHeader(*reply, spec_, static_cast<std::size_t>(me_), p, range);
+        reply->set_total_weight(part.weight);
+        reply->set_contributors(part.contributors);
+        const zmq::message_t data = TensorEncoding::encode(part.sum.data(), range.size, spec_.encoding);
+        replyToEverySender(envelope, &data);
+        part.sum = {}; // sent and kept: free the memory now
+    }
+
+    // Gives up this member's span: every member keeps its local values for it (PartFailure).
+    void failOwnSpan(const std::string& why) {
+        ownSpanFailed_ = true;
+        result_.violations.push_back(why);
+        for (PartSum& part : sums_) {
+            part.done = true;
+            part.sum = {};
+            part.inputs = {};
+        }
+        wire::Envelope envelope;
+        wire::PartFailure* failure = envelope.mutable_part_failure();
+        failure->set_group_id(spec_.groupId);
+        failure->set_epoch(spec_.epoch);
+        failure->set_span(static_cast<std::uint32_t>(me_));
+        failure->set_reason(why);
+        replyToEverySender(envelope, nullptr);
+    }
+
+    // Queues `envelope` (with a copy of `data`, if any) for every other member that holds gradients.
+    void replyToEverySender(const wire::Envelope& envelope, const zmq::message_t* data) {
         for (std::size_t m = 0; m < spec_.members.size(); ++m) {
             if (static_cast<int>(m) == me_ || !spec_.members[m].sends())
                 continue;
-            wire::Envelope envelope;
-            wire::AveragedPart* reply = envelope.mutable_averaged_part();
-            reply->set_group_id(spec_.groupId);
-            reply->set_epoch(spec_.epoch);
-            reply->set_span(static_cast<std::uint32_t>(me_));
-            reply->set_part(static_cast<std::uint32_t>(p));
-            reply->set_offset(static_cast<std::uint64_t>(range.offset));
-            reply->set_count(static_cast<std::uint32_t>(range.size));
-            *reply->mutable_encoding() = spec_.encoding;
-            reply->set_total_weight(part.weight);
-            reply->set_contributors(part.contributors);
-            std::vector<zmq::message_t> data;
-            data.push_back(TensorEncoding::encode(part.sum.data(), range.size, spec_.encoding));
-            replies_.push_back(
-                {codec_.encode(std::move(envelope), std::move(data)), spec_.members[m].peerId});
+            std::vector<zmq::message_t> frames;
+            if (data)
+                frames.emplace_back(data->data(), data->size());
+            replies_.push_back({codec_.encode(envelope, std::move(frames)), spec_.members[m].peerId});
         }
-        part.sum = {}; // sent and kept: free the memory now
     }
 
     // CenteredClip over the senders that contributed (the excluded ones never did). Nobody at all: zeros,
@@ -273,14 +308,8 @@ private:
         const ElementRange range = plan_.part(static_cast<std::int64_t>(aggregator), p);
         wire::Envelope envelope;
         wire::TensorPart* part = envelope.mutable_tensor_part();
-        part->set_group_id(spec_.groupId);
-        part->set_epoch(spec_.epoch);
-        part->set_span(static_cast<std::uint32_t>(aggregator));
-        part->set_part(static_cast<std::uint32_t>(p));
-        part->set_offset(static_cast<std::uint64_t>(range.offset));
-        part->set_count(static_cast<std::uint32_t>(range.size));
-        *part->mutable_encoding() = spec_.encoding;
-        part->set_weight(self().weight);
+        fillPartHeader(*part, spec_, aggregator, p, range);
+        part->set_weight(ownWeight_);
         std::vector<zmq::message_t> data;
         data.push_back(TensorEncoding::encode(local_.data() + range.offset, range.size, spec_.encoding));
         return codec_.encode(std::move(envelope), std::move(data));
@@ -305,25 +334,37 @@ private:
                 uploadAllowedAt_ = now + upload_.reserve(bytes, now);
             }
         }
-        while (!replies_.empty() && now >= uploadAllowedAt_) {
-            Outgoing& reply = replies_.front();
-            const std::uint64_t bytes = sizeOf(reply.frames);
-            const zmq::message_t route(reply.route.data(), reply.route.size());
-            const auto sent = net::MessageCodec::trySend(*router_, reply.frames, &route, true);
-            if (sent == net::MessageCodec::SendResult::WouldBlock)
-                break; // the member's queue is full: the reply waits for the next turn
-            if (sent == net::MessageCodec::SendResult::Unreachable) {
-                replies_.pop_front(); // a member that is gone cannot be told; the others must not wait
+        // One member whose queue is full must not hold up the others' replies: its replies wait (in order)
+        // while the rest go out.
+        std::set<std::string> blocked;
+        for (auto reply = replies_.begin(); reply != replies_.end() && now >= uploadAllowedAt_;) {
+            if (blocked.count(reply->route)) {
+                ++reply;
                 continue;
             }
-            result_.bytesSent += bytes;
-            uploadAllowedAt_ = now + upload_.reserve(bytes, now);
-            replies_.pop_front();
+            const std::uint64_t bytes = sizeOf(reply->frames);
+            const zmq::message_t route(reply->route.data(), reply->route.size());
+            const auto sent = net::MessageCodec::trySend(*router_, reply->frames, &route, true);
+            if (sent == net::MessageCodec::SendResult::WouldBlock) {
+                blocked.insert(reply->route);
+                ++reply;
+                continue;
+            }
+            if (sent == net::MessageCodec::SendResult::Sent) {
+                result_.bytesSent += bytes;
+                uploadAllowedAt_ = now + upload_.reserve(bytes, now);
+            }
+            // Sent, or the member is gone (it cannot be told; the others must not wait).
+            reply = replies_.erase(reply);
         }
+        // Only full queues left: poll() then waits for the timer instead of spinning on the ROUTER, which
+        // reports itself writable while any member's queue has room.
+        repliesBlocked_ = !replies_.empty() && now >= uploadAllowedAt_;
     }
 
     bool finished() const {
-        const bool aggregated = sums_.empty() || result_.spanAveraged[static_cast<std::size_t>(me_)];
+        const bool aggregated =
+            sums_.empty() || ownSpanFailed_ || result_.spanAveraged[static_cast<std::size_t>(me_)];
         if (!aggregated || !replies_.empty())
             return false;
         for (const auto& [aggregator, queue] : pendingParts_)
@@ -350,7 +391,7 @@ private:
         const bool wantsToSend = now >= uploadAllowedAt_;
         if (router_) {
             short events = mayRead ? ZMQ_POLLIN : 0;
-            if (!replies_.empty() && wantsToSend)
+            if (!replies_.empty() && wantsToSend && !repliesBlocked_)
                 events |= ZMQ_POLLOUT;
             items.push_back({router_->handle(), 0, events, 0});
             owners.push_back(-1);
@@ -526,6 +567,9 @@ private:
     std::vector<bool> excluded_;                    // senders this aggregator went ahead without
     std::vector<bool> spanFailed_;                  // aggregators this member gave up on
     std::vector<std::set<std::uint32_t>> received_; // averaged parts received, per aggregator
+    double ownWeight_ = 0.0;      // this member's weight as it sends it (0 when its vector was not finite)
+    bool ownSpanFailed_ = false;  // its span's mean overflowed: everybody keeps local values for it
+    bool repliesBlocked_ = false; // every reply left waits for a member whose queue is full
     // Each sender's averaging weight, fixed by its first part (this member's own: from the spec).
     std::vector<std::optional<double>> weights_;
 

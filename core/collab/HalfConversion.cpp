@@ -24,7 +24,9 @@ __attribute__((target("avx,f16c"))) void toHalvesF16c(const float* values, std::
     const __m256 low = _mm256_set1_ps(-kHalfMax);
     std::int64_t i = 0;
     for (; i + 8 <= count; i += 8) {
-        const __m256 clamped = _mm256_max_ps(_mm256_min_ps(_mm256_loadu_ps(values + i), high), low);
+        // min/max return their second operand when either is NaN: value second, so that NaN stays NaN
+        // (as std::clamp leaves it on the portable path) and receivers refuse it.
+        const __m256 clamped = _mm256_max_ps(low, _mm256_min_ps(high, _mm256_loadu_ps(values + i)));
         const __m128i halves = _mm256_cvtps_ph(clamped, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), halves);
     }

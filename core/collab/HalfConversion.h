@@ -6,8 +6,9 @@ namespace sahaj::collab {
 
 // fp32 ⇄ IEEE fp16 for the wire, both rounding to nearest even exactly as c10::Half does. Where the CPU
 // has F16C (x86-64 since 2012) eight values convert per instruction; elsewhere c10::Half's portable code
-// runs. Both paths give identical bits (checked in tst_half_conversion), so peers on different CPUs still
-// end with bit-identical averages. A round moves tens of millions of values through these loops, several
+// runs. Both paths give identical bits for every number, and NaN for NaN (its payload may differ; every
+// receiver refuses NaN anyway), as tst_half_conversion checks, so peers on different CPUs still end with
+// bit-identical averages. A round moves tens of millions of values through these loops, several
 // peers share a CPU in tests and benchmarks, and the portable code costs a few nanoseconds per value.
 class HalfConversion {
 public:

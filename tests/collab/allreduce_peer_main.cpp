@@ -5,10 +5,14 @@
 // outcome as a JSON line: {"sha256", "complete", "span_averaged", "excluded", "bytes_sent", "bytes_received",
 // "seconds", "total_weight"}. Then it waits for standard input to close, so that its ROUTER keeps serving
 // late members until the test is done.
+// --misbehave KIND: instead of running the round it sends every other aggregator parts that break one rule
+// (see MisbehavingMember for the kinds), prints {"misbehaved", "parts_sent", "parts_unsent", "seconds"} and
+// waits the same way.
 #include "core/collab/AllReduceRound.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/SocketFactory.h"
 #include "tests/collab/AllReduceTestVector.h"
+#include "tests/collab/MisbehavingMember.h"
 #include "tests/collab/PeerArguments.h"
 
 #include <QByteArray>
@@ -16,14 +20,55 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 using namespace sahaj;
 
 using test::argument;
+
+namespace {
+
+// Stay until the test closes our input: the ROUTER (and a misbehaving member's DEALERs) must outlive
+// every member's round.
+void waitForInputToClose() {
+    std::string line;
+    while (std::getline(std::cin, line)) {
+    }
+}
+
+int misbehave(const collab::GroupSpec& spec, const net::MessageCodec& codec,
+              const net::SocketFactory& sockets, test::MisbehavingMember::Kind kind,
+              const std::vector<float>& local, int timeoutMs) {
+    const auto start = std::chrono::steady_clock::now();
+    std::optional<test::MisbehavingMember> member;
+    test::MisbehavingMember::Outcome outcome;
+    try {
+        member.emplace(spec, codec, sockets, kind);
+        outcome = member->run(local, std::chrono::milliseconds(timeoutMs));
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "sahaj-allreduce-peer: cannot misbehave: " << e.what() << std::endl;
+        return 1;
+    }
+    std::cout
+        << nlohmann::json{{"misbehaved", test::MisbehavingMember::nameOf(kind)},
+                          {"parts_sent", outcome.partsSent},
+                          {"parts_unsent", outcome.partsUnsent},
+                          {"seconds",
+                           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()}}
+               .dump()
+        << std::endl;
+    waitForInputToClose();
+    return 0;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
     const std::string role = argument(argc, argv, "role", "node");
@@ -31,6 +76,15 @@ int main(int argc, char** argv) {
     const std::int64_t size = std::stoll(argument(argc, argv, "size", "1000"));
     const double upload = std::stod(argument(argc, argv, "upload", "0"));
     const int timeoutMs = std::stoi(argument(argc, argv, "timeout-ms", "5000"));
+    std::optional<test::MisbehavingMember::Kind> misbehaviour;
+    if (const std::string kind = argument(argc, argv, "misbehave", ""); !kind.empty()) {
+        try {
+            misbehaviour = test::MisbehavingMember::kindFromName(kind);
+        } catch (const std::invalid_argument& e) {
+            std::cerr << "sahaj-allreduce-peer: --misbehave: " << e.what() << std::endl;
+            return 2;
+        }
+    }
 
     // A fixed id per index: the tests need stable ids, not secret ones.
     const std::string peerId(32, static_cast<char>('A' + index));
@@ -70,6 +124,8 @@ int main(int argc, char** argv) {
         value *= scale;
     if (argument(argc, argv, "centered-clip", "no") == "yes")
         options.centeredClip = collab::CenteredClipOptions{};
+    if (misbehaviour)
+        return misbehave(collab::GroupSpec::fromWire(begin), codec, sockets, *misbehaviour, local, timeoutMs);
     collab::AllReduceRound round(collab::GroupSpec::fromWire(begin), codec, sockets,
                                  role == "client" ? nullptr : &router, options);
     const collab::AllReduceResult result = round.run(std::move(local));
@@ -96,8 +152,6 @@ int main(int argc, char** argv) {
                                 {"total_weight", result.totalWeight}}
                      .dump()
               << std::endl;
-    // Stay until the test closes our input: the ROUTER must outlive every member's round.
-    while (std::getline(std::cin, line)) {
-    }
+    waitForInputToClose();
     return 0;
 }

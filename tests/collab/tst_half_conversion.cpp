@@ -101,6 +101,24 @@ private Q_SLOTS:
         QCOMPARE(halves[3], std::uint16_t(0x7bff));
     }
 
+    void nanStaysNanOnBothPaths() {
+        // Sixteen values: both the eight-wide F16C blocks and the portable path see NaN.
+        std::vector<float> values(16, 1.0f);
+        values[3] = std::numeric_limits<float>::quiet_NaN();
+        values[11] = -std::numeric_limits<float>::quiet_NaN();
+        std::vector<std::uint16_t> fast(values.size()), portable(values.size());
+        HalfConversion::toHalves(values.data(), 16, fast.data());
+        HalfConversion::toHalvesPortable(values.data(), 16, portable.data());
+        const auto isNan = [](std::uint16_t half) {
+            return (half & 0x7c00) == 0x7c00 && (half & 0x03ff) != 0;
+        };
+        for (const std::size_t i : {std::size_t(3), std::size_t(11)}) {
+            QVERIFY2(isNan(fast[i]), qPrintable(QString::number(fast[i], 16)));
+            QVERIFY2(isNan(portable[i]), qPrintable(QString::number(portable[i], 16)));
+        }
+        QCOMPARE(fast[0], portable[0]);
+    }
+
     void reportsThePath() { qInfo() << "F16C path in use:" << HalfConversion::usesF16c(); }
 };
 
