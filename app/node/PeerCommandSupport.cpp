@@ -1,7 +1,5 @@
 #include "app/node/PeerCommandSupport.h"
 
-#include "core/run/JoinFile.h"
-
 #include "app/node/CommandLine.h"
 #include "app/node/StopSignalScope.h"
 #include "app/node/UsageError.h"

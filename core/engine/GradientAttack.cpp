@@ -18,15 +18,15 @@ std::optional<GradientAttack::Kind> GradientAttack::fromName(const QString& name
 void GradientAttack::apply(Kind kind, std::vector<float>& vector, std::uint64_t seed) {
     if (kind == Kind::None || vector.empty())
         return;
-    double norm = 0.0;
-    for (const float value : vector)
-        norm += static_cast<double>(value) * value;
-    norm = std::sqrt(norm);
     if (kind == Kind::Negate) {
         for (float& value : vector)
             value = static_cast<float>(-kScale * value);
         return;
     }
+    double norm = 0.0;
+    for (const float value : vector)
+        norm += static_cast<double>(value) * value;
+    norm = std::sqrt(norm);
     std::mt19937_64 random(seed);
     std::normal_distribution<double> normal;
     std::vector<double> direction(vector.size());

@@ -114,17 +114,6 @@ JoinFile JoinFile::fromLink(const QString& link, const QString& expectedOrganise
     return fromBytes(bytes, origin, expectedOrganiser);
 }
 
-JoinFile JoinFile::load(const QString& linkOrPath, const QString& expectedOrganiser) {
-    if (isLink(linkOrPath))
-        return fromLink(linkOrPath, expectedOrganiser);
-    QFile file(linkOrPath);
-    if (!file.open(QIODevice::ReadOnly))
-        throw std::runtime_error(QStringLiteral("cannot read join file '%1': %2")
-                                     .arg(linkOrPath, file.errorString())
-                                     .toStdString());
-    return fromBytes(file.read(kMaxBytes + 1), linkOrPath, expectedOrganiser);
-}
-
 RunManifest JoinFile::readRun(const QString& linkOrPath, bool signedOnly, const QString& expectedOrganiser) {
     if (isLink(linkOrPath))
         return fromLink(linkOrPath, expectedOrganiser).manifest();

@@ -35,8 +35,6 @@ public:
     static JoinFile fromBytes(const QByteArray& bytes, const QString& origin,
                               const QString& expectedOrganiser = {});
     static JoinFile fromLink(const QString& link, const QString& expectedOrganiser = {});
-    // A join link, or the path of a join file (std::runtime_error when it cannot be read).
-    static JoinFile load(const QString& linkOrPath, const QString& expectedOrganiser = {});
     // The run a peer is told to join: a join link, a join file, or (only when `signedOnly` is false: the
     // organiser's own coordinator, local runs) a plain manifest file. std::invalid_argument for a plain
     // manifest when `signedOnly`, and for anything that does not verify; std::runtime_error for a file

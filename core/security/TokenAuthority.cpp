@@ -85,12 +85,11 @@ TokenAuthority::Decision TokenAuthority::decide(const Request& request, qint64 n
     case Policy::Invites:
         if (!guesses_.allow(request.username, nowMs))
             return {std::nullopt, QStringLiteral("too many attempts for this user: try again in a minute")};
-        // Check the request before spending the invite on it.
-        if (Decision checked = issue(request, now); !checked.token)
-            return checked;
-        if (!invites_->redeem(QString::fromUtf8(request.secret)))
-            return {std::nullopt, QStringLiteral("unknown or already used invite code")};
-        return issue(request, now);
+        // The token is made (every field checked) before the invite is spent on it.
+        if (Decision decision = issue(request, now);
+            !decision.token || invites_->redeem(QString::fromUtf8(request.secret)))
+            return decision;
+        return {std::nullopt, QStringLiteral("unknown or already used invite code")};
     }
     return {std::nullopt, QStringLiteral("no admission policy")};
 }

@@ -48,6 +48,8 @@ public:
         QString refusal; // why not, for the volunteer and the log; empty when a token was issued
     };
 
+    // `organiser` signs the tokens and must outlive the authority (it is kept by reference: one key in
+    // memory, owned by the coordinator).
     // "open", "allowlist:FILE" or "invites:FILE": std::invalid_argument for anything else; the errors of
     // AllowList::load / InviteList::open (naming the file and line) when FILE does not load.
     static TokenAuthority fromPolicy(const QString& policy, const PeerIdentity& organiser, Options options);
