@@ -108,14 +108,16 @@ void finish(QProcess& process) {
 
 // One round on the shaped network with the given span counts; returns the slowest member's seconds.
 double round(const QString& peerProgram, const QString& prefix, const std::vector<PeerSpec>& set,
-             std::int64_t size, std::int64_t partElements, std::vector<std::int64_t> counts, bool& complete) {
+             std::int64_t size, std::int64_t partElements, std::vector<std::int64_t> counts, bool& complete,
+             const QStringList& extra = {}) {
     std::vector<Peer> peers(set.size());
     for (std::size_t i = 0; i < set.size(); ++i) {
         const QString address = QString("10.77.0.%1").arg(i + 1);
-        peers[i].process =
-            startInNamespace(prefix, i, peerProgram,
-                             {"--role", set[i].client ? "client" : "node", "--index", QString::number(i),
-                              "--size", QString::number(size), "--bind", address, "--timeout-ms", "120000"});
+        peers[i].process = startInNamespace(
+            prefix, i, peerProgram,
+            QStringList{"--role", set[i].client ? "client" : "node", "--index", QString::number(i), "--size",
+                        QString::number(size), "--bind", address, "--timeout-ms", "120000"} +
+                extra);
     }
     collab::GroupSpec spec;
     spec.groupId = std::string(16, 'B');
@@ -192,6 +194,7 @@ int main(int argc, char** argv) {
 #endif
     const QString netns = QString::fromUtf8(SAHAJ_SOURCE_DIR) + "/scripts/netns/";
     const QStringList args = app.arguments();
+    bool curve = true; // also time the load-balanced round with CURVE on every socket
     bool usage = args.size() % 2 == 0;
     for (int i = 1; i + 1 < args.size(); i += 2) {
         bool ok = true;
@@ -205,6 +208,8 @@ int main(int argc, char** argv) {
             peerProgram = args[i + 1];
         else if (args[i] == "--gloo-peer")
             glooProgram = args[i + 1];
+        else if (args[i] == "--curve")
+            curve = args[i + 1] == "yes";
         else
             ok = false;
         usage = usage || !ok || size < 16 || partElements < 1;
@@ -219,7 +224,7 @@ int main(int argc, char** argv) {
     }
     if (usage) {
         QTextStream(stderr) << "usage: sahaj-bench-allreduce [--sets \"100,100;1000,20c\"] [--size N >= 16] "
-                               "[--part-elements N] "
+                               "[--part-elements N] [--curve yes|no] "
                                "[--peer PATH] [--gloo-peer PATH (\"\": no gloo baseline)]\n";
         return 2;
     }
@@ -268,6 +273,11 @@ int main(int argc, char** argv) {
         bool completeTiny = false;
         const double tiny = round(peerProgram, prefix, set, tinySize, partElements,
                                   collab::LoadBalancer::apportion(balance.shares, tinySize), completeTiny);
+        bool completeCurve = false;
+        const double secured = curve ? round(peerProgram, prefix, set, size, partElements,
+                                             collab::LoadBalancer::apportion(balance.shares, size),
+                                             completeCurve, {"--curve", "yes"})
+                                     : 0.0;
         GlooOutcome gloo;
         if (!glooProgram.isEmpty())
             gloo = glooRound(glooProgram, prefix, set.size(), size);
@@ -286,6 +296,13 @@ int main(int argc, char** argv) {
                      .arg(bound, 0, 'f', 2)
                      .arg(balanced / bound, 0, 'f', 3)
                      .arg(complete ? "" : " (INCOMPLETE)");
+        if (curve)
+            out() << QString("  load-balanced, CURVE on every socket: %1 s, ratio to the bound %2, to the "
+                             "plain round %3%4\n")
+                         .arg(secured, 0, 'f', 2)
+                         .arg(secured / bound, 0, 'f', 3)
+                         .arg(secured / balanced, 0, 'f', 3)
+                         .arg(completeCurve ? "" : " (INCOMPLETE)");
         out() << QString("  equal spans:         %1 s, bound for equal spans %2 s, ratio to the "
                          "load-balanced bound %3%4\n")
                      .arg(even, 0, 'f', 2)

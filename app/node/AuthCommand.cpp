@@ -1,6 +1,7 @@
 #include "app/node/AuthCommand.h"
 
 #include "app/node/CommandLine.h"
+#include "app/node/IssueTokenCommand.h"
 #include "app/node/UsageError.h"
 #include "core/security/AllowList.h"
 #include "core/security/InviteList.h"
@@ -92,45 +93,54 @@ QByteArray readPassword(const QString& user) {
     return line;
 }
 
-// Refuses an option that belongs to the other action: it would otherwise be silently ignored.
-void refuseOption(const QCommandLineParser& parser, const QString& option, const QString& action) {
-    if (parser.isSet(option))
-        throw UsageError(QStringLiteral("--%1 does not apply to %2").arg(option, action).toStdString());
+// Refuses an option that belongs to another action: it would otherwise be silently ignored.
+void refuseOtherOptions(const QCommandLineParser& parser, const QString& action, const QStringList& allowed) {
+    for (const QString& option : parser.optionNames())
+        if (!allowed.contains(option))
+            throw UsageError(QStringLiteral("--%1 does not apply to %2").arg(option, action).toStdString());
 }
 
 } // namespace
 
 QString AuthCommand::description() const {
     return QStringLiteral(
-        "Manage who may join a run.\n"
-        "  auth add-user --file FILE --user NAME\n"
-        "      Sets NAME's password in the allowlist FILE (created, readable by its owner only, if absent).\n"
-        "      The password is read from standard input, one line; only its Argon2id hash is stored.\n"
-        "  auth add-invites --file FILE --count N\n"
-        "      Creates N single-use invite codes, prints them one per line, and stores only their SHA-256\n"
-        "      in FILE. The codes are shown this once: hand each to one person.");
+               "Manage who may join a run.\n"
+               "  auth add-user --file FILE --user NAME\n"
+               "      Sets NAME's password in the allowlist FILE (created, readable by its owner only, if "
+               "absent).\n"
+               "      The password is read from standard input, one line; only its Argon2id hash is stored.\n"
+               "  auth add-invites --file FILE --count N\n"
+               "      Creates N single-use invite codes, prints them one per line, and stores only their "
+               "SHA-256\n"
+               "      in FILE. The codes are shown this once: hand each to one person.\n") +
+           IssueTokenCommand::description();
 }
 
 void AuthCommand::addOptions(QCommandLineParser& parser) const {
-    parser.addPositionalArgument("ACTION", "add-user or add-invites.");
+    parser.addPositionalArgument("ACTION", "add-user, add-invites or issue-token.");
     parser.addOption({"file", "The allowlist (add-user) or invite list (add-invites) to update.", "FILE"});
-    parser.addOption({"user", "add-user: the user name (A-Z, a-z, 0-9 and . _ @ -, at most 64).", "NAME"});
+    parser.addOption({"user",
+                      "add-user, issue-token: the user name (A-Z, a-z, 0-9 and . _ @ -, at most 64; "
+                      "issue-token's default: offline).",
+                      "NAME"});
     parser.addOption({"count",
                       QStringLiteral("add-invites: how many codes to create (1 to %1).")
                           .arg(security::InviteList::kMaxInvitesPerCall),
                       "N"});
+    IssueTokenCommand::addOptions(parser);
 }
 
 int AuthCommand::run(const QCommandLineParser& parser) {
     const QStringList arguments = parser.positionalArguments();
     if (arguments.size() != 1)
-        throw UsageError(QStringLiteral("expected one action, add-user or add-invites; got %1 arguments")
-                             .arg(arguments.size())
-                             .toStdString());
+        throw UsageError(
+            QStringLiteral("expected one action, add-user, add-invites or issue-token; got %1 arguments")
+                .arg(arguments.size())
+                .toStdString());
     const QString action = arguments.front();
     QTextStream out(stdout);
     if (action == "add-user") {
-        refuseOption(parser, "count", action);
+        refuseOtherOptions(parser, action, {"file", "user"});
         const QString file = CommandLine::requiredValue(parser, "file");
         const QString user = CommandLine::requiredValue(parser, "user");
         // Checked before the password is asked for: a typo in the name should not cost typing it.
@@ -143,7 +153,7 @@ int AuthCommand::run(const QCommandLineParser& parser) {
         return 0;
     }
     if (action == "add-invites") {
-        refuseOption(parser, "user", action);
+        refuseOtherOptions(parser, action, {"file", "count"});
         const QString file = CommandLine::requiredValue(parser, "file");
         CommandLine::requiredValue(parser, "count");
         const auto count = static_cast<int>(
@@ -152,8 +162,14 @@ int AuthCommand::run(const QCommandLineParser& parser) {
             out << code << "\n";
         return 0;
     }
-    throw UsageError(
-        QStringLiteral("unknown action '%1' (expected add-user or add-invites)").arg(action).toStdString());
+    if (action == "issue-token") {
+        refuseOtherOptions(parser, action, IssueTokenCommand::optionNames());
+        IssueTokenCommand::run(parser, out);
+        return 0;
+    }
+    throw UsageError(QStringLiteral("unknown action '%1' (expected add-user, add-invites or issue-token)")
+                         .arg(action)
+                         .toStdString());
 }
 
 } // namespace sahaj::node

@@ -2,6 +2,7 @@
 
 #include "app/node/CommandLine.h"
 #include "app/node/PeerAddress.h"
+#include "app/node/PeerAdmission.h"
 #include "app/node/PeerCommandSupport.h"
 #include "app/node/UsageError.h"
 
@@ -16,11 +17,15 @@ QString CoordinatorCommand::description() const {
         "model in step with the volunteers (averaging weight 0), saves the state to --state-dir every K\n"
         "global steps and when it stops (state.snapshot, model/ in Hugging Face layout, checkpoint.json),\n"
         "resumes from it when restarted, serves it to newcomers, and appends one line of metrics per\n"
-        "global step to STATE-DIR/metrics.jsonl. SIGINT or SIGTERM saves and stops.");
+        "global step to STATE-DIR/metrics.jsonl. It is the run's authority: with the organiser's keys\n"
+        "(--organiser-key) it serves the token endpoint (TCP, the --listen port + 1) where volunteers get\n"
+        "access tokens by the --auth policy; only peers with a valid token are heard, over CURVE-encrypted\n"
+        "connections. SIGINT or SIGTERM saves and stops.");
 }
 
 void CoordinatorCommand::addOptions(QCommandLineParser& parser) const {
     PeerCommandSupport::addOptions(parser);
+    PeerAdmission::addCoordinatorOptions(parser);
     parser.addOptions({
         {"listen",
          "IPV4:PORT for the DHT (UDP) and the aggregator (TCP) (default: the manifest's first "
@@ -48,6 +53,8 @@ int CoordinatorCommand::run(const QCommandLineParser& parser) {
     options.link.dhtPort = listen.port;
     options.link.bootstrap.clear(); // the coordinator is where the network starts
     QDir().mkpath(stateDir);
+    const auto endpoint = PeerAdmission::admitCoordinator(
+        parser, options, PeerCommandSupport::identityDir(parser, stateDir), parser.value("manifest"), listen);
     return PeerCommandSupport::run(std::move(options), QStringLiteral("coordinator"),
                                    parser.isSet("out") ? parser.value("out") : QString(),
                                    QDir(stateDir).filePath("metrics.jsonl"));

@@ -91,6 +91,10 @@ void PeerCommandSupport::addOptions(QCommandLineParser& parser) {
     });
 }
 
+QString PeerCommandSupport::identityDir(const QCommandLineParser& parser, const QString& defaultIdentityDir) {
+    return parser.isSet("identity") ? parser.value("identity") : defaultIdentityDir;
+}
+
 engine::PeerOptions PeerCommandSupport::options(const QCommandLineParser& parser,
                                                 const QString& defaultIdentityDir, bool signedOnly) {
     engine::PeerOptions options;
@@ -102,7 +106,7 @@ engine::PeerOptions PeerCommandSupport::options(const QCommandLineParser& parser
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
-    const QString identityDir = parser.isSet("identity") ? parser.value("identity") : defaultIdentityDir;
+    const QString identityDir = PeerCommandSupport::identityDir(parser, defaultIdentityDir);
     QDir().mkpath(identityDir);
     // Two processes with one identity would be one peer id in two places: the DHT and the groups would
     // mix them up. The lock lives as long as the process.

@@ -16,6 +16,8 @@ public:
     // The manifest, identity (--identity DIR, default `defaultIdentityDir`), timings, stop epoch and threads.
     // signedOnly: refuse a plain manifest (volunteers: only a join file or link carries the organiser's
     // signature).
+    // The folder of this peer's keys: --identity DIR, else `defaultIdentityDir`.
+    static QString identityDir(const QCommandLineParser& parser, const QString& defaultIdentityDir);
     static engine::PeerOptions options(const QCommandLineParser& parser, const QString& defaultIdentityDir,
                                        bool signedOnly);
     // Runs the peer until SIGINT/SIGTERM or the stop epoch. outDir: where epochs.jsonl and summary.json

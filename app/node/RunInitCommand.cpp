@@ -8,6 +8,7 @@
 #include "core/run/ManifestSyntax.h"
 #include "core/run/RunManifest.h"
 #include "core/run/ShardVerifier.h"
+#include "core/security/CurveKeyPair.h"
 #include "core/security/PeerIdentity.h"
 #include "core/text/Tokenizer.h"
 
@@ -137,6 +138,10 @@ void RunInitCommand::addOptions(QCommandLineParser& parser) const {
          "The manifest file to write (replaced atomically); the signed join file for volunteers goes beside "
          "it (NAME.join for NAME.json).",
          "FILE"},
+        {"auth-endpoint",
+         "HOST:PORT of the coordinator's token endpoint (default: the first coordinator's host at its port + "
+         "1).",
+         "ADDR"},
         {"organiser-key",
          "Folder of the organiser's signing key, created on first use (default: 'organiser' beside --out).",
          "DIR"},
@@ -214,6 +219,17 @@ int RunInitCommand::run(const QCommandLineParser& parser) {
     const QString keyDir = parser.isSet("organiser-key") ? parser.value("organiser-key")
                                                          : QFileInfo(outPath).dir().filePath("organiser");
     const security::PeerIdentity organiser = security::PeerIdentity::loadOrCreate(keyDir);
+    // The token endpoint's CURVE key: volunteers connect only to its holder, the coordinator started with
+    // --organiser-key on this folder.
+    manifest.authCurveKey =
+        QString::fromLatin1(security::CurveKeyPair::loadOrCreate(keyDir).publicKey().toHex());
+    if (parser.isSet("auth-endpoint"))
+        manifest.authEndpoint = parser.value("auth-endpoint");
+    try {
+        manifest.validate();
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
     const run::JoinFile join = run::JoinFile::sign(manifest, organiser);
     join.manifest().saveFile(outPath);
     const QString joinPath = run::JoinFile::pathBeside(outPath);

@@ -2,6 +2,7 @@
 
 #include "app/node/CommandLine.h"
 #include "app/node/PeerAddress.h"
+#include "app/node/PeerAdmission.h"
 #include "app/node/PeerCommandSupport.h"
 #include "app/node/UsageError.h"
 #include "core/run/ShardVerifier.h"
@@ -51,6 +52,7 @@ QString VolunteerCommand::description() const {
 
 void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
     PeerCommandSupport::addOptions(parser);
+    PeerAdmission::addVolunteerOptions(parser);
     parser.addOptions({
         {"coordinator", "IPV4:PORT of the coordinator (default: the manifest's first).", "ADDR"},
         {"listen", "IPV4:PORT this peer accepts connections on (default 127.0.0.1:0: any free port).",
@@ -64,6 +66,10 @@ void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
         {"data-dir", "Folder that holds the run's data shard (default: the manifest's path).", "DIR"},
         {"seed", "Seed of this peer's data order (default: random).", "S"},
         {"max-compute-percent", "Compute at most this share of the time, in percent (default 100).", "P"},
+        {"claim-mbps",
+         "Testing a run's defences only: declare this upload and download bandwidth in Mbit/s instead of "
+         "the measured one (default: the measured one).",
+         "X"},
         {"attack",
          "Testing a run's defences only: send a corrupted gradient instead of the real one, 'negate' "
          "(reversed, x1000) or 'random' (a random direction, 1000x the norm) (default none).",
@@ -106,6 +112,7 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
         CommandLine::realValue(parser, "max-upload-mbps", 0.0, 0.0, 1e6) * mbps;
     options.link.downloadBytesPerSecond =
         CommandLine::realValue(parser, "max-download-mbps", 0.0, 0.0, 1e6) * mbps;
+    options.link.claimedBytesPerSecond = CommandLine::realValue(parser, "claim-mbps", 0.0, 0.0, 1e7) * mbps;
     if (options.trains) {
         options.data.corpusPath = dataShard(options.manifest, parser);
         options.data.tokenizerPath = options.manifest.tokenizer.path;
@@ -116,6 +123,8 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
                 ? static_cast<std::uint64_t>(CommandLine::integerValue(parser, "seed", 0, 0, 1LL << 62))
                 : std::random_device{}();
     }
+    PeerAdmission::admitVolunteer(parser, options, PeerCommandSupport::identityDir(parser, appData),
+                                  coordinator);
     const QString role = options.link.role == wire::ROLE_CLIENT      ? QStringLiteral("client")
                          : options.link.role == wire::ROLE_AUXILIARY ? QStringLiteral("auxiliary")
                                                                      : QStringLiteral("node");

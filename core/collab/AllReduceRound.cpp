@@ -9,6 +9,8 @@
 #include "core/net/SocketFactory.h"
 #include "core/net/TokenBucket.h"
 
+#include <QByteArray>
+
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -80,7 +82,7 @@ public:
     RoundState(const GroupSpec& spec, int me, const net::MessageCodec& codec,
                const net::SocketFactory& sockets, zmq::socket_t* router, const AllReduceOptions& options,
                std::vector<float> local)
-        : spec_(spec), me_(me), codec_(codec), router_(router), options_(options),
+        : spec_(spec), me_(me), codec_(codec), router_(router), options_(options), secure_(sockets.secure()),
           plan_(spec.spanCounts, spec.vectorSize, spec.partElements), local_(std::move(local)),
           upload_(options.uploadBytesPerSecond, 256.0 * 1024),
           download_(options.downloadBytesPerSecond, 256.0 * 1024) {
@@ -90,6 +92,7 @@ public:
         result_.values = local_;
         result_.spanAveraged.assign(members, false);
         heardFrom_.assign(members, now);
+        arrivals_.resize(members);
         excluded_.assign(members, false);
         spanFailed_.assign(members, false);
         received_.resize(members);
@@ -121,7 +124,8 @@ public:
             for (std::size_t a = 0; a < members; ++a) {
                 if (static_cast<int>(a) == me_ || spec_.spanCounts[a] == 0)
                     continue;
-                dealers_.emplace(a, sockets.connectDealer(spec_.members[a].endpoint));
+                dealers_.emplace(a,
+                                 sockets.connectDealer(spec_.members[a].endpoint, spec_.members[a].curveKey));
                 for (std::int64_t p = 0; p < plan_.partCount(static_cast<std::int64_t>(a)); ++p)
                     pendingParts_[a].push_back(p);
             }
@@ -158,6 +162,7 @@ public:
                 std::copy_n(local_.begin() + span.offset, span.size, result_.values.begin() + span.offset);
             }
         }
+        measureSenders();
         result_.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
         return std::move(result_);
     }
@@ -432,26 +437,36 @@ private:
             try {
                 frames = net::MessageCodec::receive(*router_, 0ms, &route);
             } catch (const net::ProtocolViolation& e) {
-                blame(route.to_string(), e.what());
+                blame(route.to_string(), false, e.what());
                 continue;
             }
             if (!frames)
                 return;
             noteDownload(sizeOf(*frames));
+            // Under CURVE the ZAP handler vouches for the peer behind the connection; the routing id alone
+            // is the connecting peer's own claim.
+            const std::string user = net::SocketFactory::authenticatedUser(frames->front());
+            const std::string who = user.empty()
+                                        ? route.to_string()
+                                        : QByteArray::fromHex(QByteArray::fromStdString(user)).toStdString();
             try {
                 onRouterMessage(codec_.decode(std::move(*frames)), route.to_string());
             } catch (const net::ProtocolViolation& e) {
-                blame(route.to_string(), e.what());
+                blame(who, !user.empty() || !secure_, e.what());
             }
         }
     }
 
-    void blame(const std::string& peerId, const std::string& why) {
+    // `authenticated`: the peer id is known to be the offender's (the ZAP handler's, or any id in a run
+    // without CURVE), so the offence may be held against it beyond this round (AllReduceResult::violators).
+    void blame(const std::string& peerId, bool authenticated, const std::string& why) {
         const int member = spec_.indexOf(peerId);
         if (member >= 0 && member != me_)
             exclude(member, why);
         else
             result_.violations.push_back(why);
+        if (authenticated && peerId != self().peerId)
+            result_.violators.push_back({peerId, why});
     }
 
     void onRouterMessage(net::WireMessage message, const std::string& route) {
@@ -463,27 +478,33 @@ private:
         const wire::TensorPart& part = envelope.tensor_part();
         const int sender = spec_.indexOf(envelope.sender());
         if (sender < 0 || sender == me_ || envelope.sender() != route)
-            return blame(route, "a part from a peer that is not another member of the group, or not its own");
+            return blame(envelope.sender(), true,
+                         "a part from a peer that is not another member of the group, or not its own");
         const std::size_t s = static_cast<std::size_t>(sender);
         if (!spec_.members[s].sends())
-            return blame(route, "a part from an auxiliary member");
+            return blame(envelope.sender(), true, "a part from an auxiliary member");
         if (excluded_[s])
             return; // too late: the parts went ahead without it
         if (part.epoch() != spec_.epoch || part.span() != static_cast<std::uint32_t>(me_) ||
             part.part() >= sums_.size())
-            return blame(route, "a part for another epoch, span or part index");
+            return blame(envelope.sender(), true, "a part for another epoch, span or part index");
         const ElementRange range = plan_.part(me_, part.part());
         if (part.offset() != static_cast<std::uint64_t>(range.offset) ||
             part.count() != static_cast<std::uint64_t>(range.size) ||
             part.encoding().SerializeAsString() != spec_.encoding.SerializeAsString())
-            return blame(route, "a part whose offset, count or encoding differs from the plan");
+            return blame(envelope.sender(), true,
+                         "a part whose offset, count or encoding differs from the plan");
         // The weight is the sender's sample count when it handed its vector over, which may exceed what it
         // declared when it joined (it kept training while the group formed); all its parts carry the same.
         if (!std::isfinite(part.weight()) || part.weight() < 0.0 ||
             part.weight() > static_cast<double>(PeerProgressRules::kMaxSamples))
-            return blame(route, "a part with a weight that is not a plausible sample count");
+            return blame(envelope.sender(), true,
+                         "a part with a weight that is not a plausible sample count");
+        if (s < options_.maxWeights.size() && part.weight() > options_.maxWeights[s])
+            return blame(envelope.sender(), true,
+                         "a part with a weight above what its sender reported in its signed progress");
         if (weights_[s] && *weights_[s] != part.weight())
-            return blame(route, "parts of one sender with different weights");
+            return blame(envelope.sender(), true, "parts of one sender with different weights");
         weights_[s] = part.weight();
         PartSum& sum = sums_[part.part()];
         heardFrom_[s] = Clock::now();
@@ -493,9 +514,33 @@ private:
         try {
             TensorEncoding::decode(message.data.front(), range.size, spec_.encoding, values.data());
         } catch (const std::exception& e) {
-            return blame(route, e.what());
+            return blame(envelope.sender(), true, e.what());
         }
         accumulate(sum, sender, values.data());
+        Arrivals& arrivals = arrivals_[s];
+        arrivals.last = Clock::now();
+        if (arrivals.parts++ == 0)
+            arrivals.first = arrivals.last;
+    }
+
+    // What each sender demonstrably delivered: it streams its whole vector (every span but its own) at
+    // once, its parts to all aggregators interleaved, and over the same time its link also carries the
+    // averages of its own span back to the other senders; so the time between its first and its last part
+    // here bounds how fast it uploaded. A lower bound (this aggregator's own link, or the sender's
+    // compute, may have been the slower); senders with too few parts here to time are left out.
+    void measureSenders() {
+        constexpr std::uint32_t kMinParts = 4;
+        const auto senders = std::count_if(spec_.members.begin(), spec_.members.end(),
+                                           [](const GroupMember& member) { return member.sends(); });
+        for (std::size_t s = 0; s < arrivals_.size(); ++s) {
+            const Arrivals& arrivals = arrivals_[s];
+            const double seconds = std::chrono::duration<double>(arrivals.last - arrivals.first).count();
+            if (static_cast<int>(s) == me_ || arrivals.parts < kMinParts || seconds < 0.01)
+                continue;
+            const double values = static_cast<double>(spec_.vectorSize - spec_.spanCounts[s]) +
+                                  static_cast<double>(spec_.spanCounts[s]) * static_cast<double>(senders - 1);
+            result_.senderRates.emplace_back(spec_.members[s].peerId, values / seconds);
+        }
     }
 
     void drainDealer(std::size_t aggregator) {
@@ -558,6 +603,13 @@ private:
     const net::MessageCodec& codec_;
     zmq::socket_t* router_;
     const AllReduceOptions& options_;
+    const bool secure_; // CURVE: the ZAP handler names the peer behind each connection
+    struct Arrivals {
+        Clock::time_point first{};
+        Clock::time_point last{};
+        std::uint32_t parts = 0;
+    };
+    std::vector<Arrivals> arrivals_; // per sender: its parts of this aggregator's span
     PartitionPlan plan_;
     std::vector<float> local_;
     AllReduceResult result_;

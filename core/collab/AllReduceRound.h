@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sahaj::net {
@@ -33,6 +34,9 @@ struct AllReduceOptions {
     // Clipping needs every sender's part before it can start, so it keeps them: memory for the span's
     // parts times the senders, instead of one running sum.
     std::optional<CenteredClipOptions> centeredClip;
+    // Per member, the most weight its parts may carry (WeightBounds: what it reported in its signed
+    // progress); empty: any plausible sample count.
+    std::vector<double> maxWeights;
 };
 
 struct AllReduceResult {
@@ -43,6 +47,12 @@ struct AllReduceResult {
     double totalWeight = 0.0;       // weights that went into this member's own span (if it aggregates)
     std::vector<std::string> excludedSenders; // peers this aggregator dropped: silent, or breaking rules
     std::vector<std::string> violations;      // what they did, for the log
+    // Peers that broke the protocol (not the merely silent), by an identity the connection authenticated:
+    // what the caller may hold against them beyond this round (a ban). Pairs of peer id and offence.
+    std::vector<std::pair<std::string, std::string>> violators;
+    // Upload rates (values per second) senders demonstrably achieved towards this aggregator, by peer id:
+    // what caps the bandwidth they claim next time (BandwidthClaims).
+    std::vector<std::pair<std::string, double>> senderRates;
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
     double seconds = 0.0;

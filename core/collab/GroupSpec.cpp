@@ -14,7 +14,8 @@ GroupSpec GroupSpec::fromWire(const wire::GroupBegin& begin) {
     spec.groupId = begin.group_id();
     spec.epoch = begin.epoch();
     for (const wire::MemberInfo& m : begin.members())
-        spec.members.push_back({m.peer_id(), m.role(), m.endpoint(), m.bandwidth(), m.weight()});
+        spec.members.push_back(
+            {m.peer_id(), m.role(), m.endpoint(), m.bandwidth(), m.weight(), m.token(), {}});
     spec.spanCounts.assign(begin.span_counts().begin(), begin.span_counts().end());
     spec.encoding = begin.encoding();
     spec.vectorSize = static_cast<std::int64_t>(begin.vector_size());
@@ -33,6 +34,7 @@ wire::GroupBegin GroupSpec::toWire() const {
         info->set_endpoint(m.endpoint);
         info->set_bandwidth(m.bandwidth);
         info->set_weight(m.weight);
+        info->set_token(m.token);
     }
     for (const std::int64_t count : spanCounts)
         begin.add_span_counts(static_cast<std::uint64_t>(count));

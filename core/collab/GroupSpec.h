@@ -14,7 +14,9 @@ struct GroupMember {
     wire::Role role = wire::ROLE_NODE;
     std::string endpoint; // empty for clients
     double bandwidth = 0.0;
-    double weight = 0.0; // averaging weight: samples accumulated (0: tag along, or an auxiliary)
+    double weight = 0.0;    // averaging weight: samples accumulated (0: tag along, or an auxiliary)
+    std::string token{};    // its access token (wire form), in runs that admit peers by token
+    std::string curveKey{}; // the CURVE key that token binds: expected at its endpoint (MemberCredentials)
 
     // Members that hold gradients send their spans (every role but the auxiliary).
     bool sends() const { return role != wire::ROLE_AUXILIARY; }

@@ -12,6 +12,7 @@ struct LeaderCandidate {
     std::string peerId; // 32 bytes: the declaration's owner
     std::string endpoint;
     std::uint64_t expirationMs = 0; // wall clock, ms since the epoch
+    std::string curveKey{};         // from its owner's access token (empty in runs that admit anyone)
 
     // The total order of leaders: the earliest expiration leads, the lower peer id on ties. A leader only
     // ever joins a strictly better one, so no two leaders wait for each other.

@@ -3,6 +3,7 @@
 #include "core/collab/GroupPlanner.h"
 #include "core/collab/LeaderCandidate.h"
 #include "core/collab/MatchmakingBoard.h"
+#include "core/collab/MemberCredentials.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/MessageValidator.h"
 #include "core/net/ProtocolViolation.h"
@@ -50,11 +51,12 @@ wire::MemberInfo infoOf(const GroupMember& member) {
     info.set_endpoint(member.endpoint);
     info.set_bandwidth(member.bandwidth);
     info.set_weight(member.weight);
+    info.set_token(member.token);
     return info;
 }
 
 GroupMember memberOf(const wire::MemberInfo& info) {
-    return {info.peer_id(), info.role(), info.endpoint(), info.bandwidth(), info.weight()};
+    return {info.peer_id(), info.role(), info.endpoint(), info.bandwidth(), info.weight(), info.token(), {}};
 }
 
 // A member this leader accepted, and the request to answer should it redirect them.
@@ -199,6 +201,11 @@ private:
         std::vector<GroupMember> members{self_};
         for (const auto& [peerId, accepted] : accepted_)
             members.push_back(memberOf(accepted.info));
+        // Each accepted member's token was checked when it joined; binding again fills the keys in.
+        if (!MemberCredentials::bind(members, options_.admission))
+            members.resize(1);
+        if (options_.claims)
+            options_.claims->cap(members, self_.peerId);
         result_.group = GroupPlanner::plan(std::move(members), epoch_, options_.encoding, options_.vectorSize,
                                            options_.partElements);
         result_.leader = true;
@@ -226,7 +233,9 @@ private:
     bool follow(const LeaderCandidate& target, std::optional<LeaderCandidate>& next) {
         leading_ = false;
         following_ = target;
-        zmq::socket_t dealer = sockets_.connectDealer(target.endpoint);
+        if (sockets_.secure() && target.curveKey.empty())
+            return refuse(target); // a leader whose token this peer has not seen: no key to expect
+        zmq::socket_t dealer = sockets_.connectDealer(target.endpoint, target.curveKey);
         const std::uint64_t requestId = ++lastRequestId_;
         wire::Envelope envelope;
         envelope.set_request_id(requestId);
@@ -294,7 +303,8 @@ private:
         GroupSpec spec = GroupSpec::fromWire(begin);
         const int me = spec.indexOf(self_.peerId);
         if (spec.epoch != epoch_ || me < 0 || spec.vectorSize != options_.vectorSize ||
-            spec.members[static_cast<std::size_t>(me)].role != self_.role)
+            spec.members[static_cast<std::size_t>(me)].role != self_.role ||
+            !MemberCredentials::bind(spec.members, options_.admission))
             return false;
         result_.group = std::move(spec);
         result_.leader = false;
@@ -406,6 +416,12 @@ private:
             return wire::JoinReply::BAD_SCHEMA;
         if (request.expiration_ms() <= wallMs())
             return wire::JoinReply::EXPIRED;
+        if (request.member().peer_id() != sender ||
+            (options_.admission &&
+             MemberCredentials::curveKeyOf(sender, request.member().token(), *options_.admission,
+                                           static_cast<qint64>(wallMs() / 1000))
+                 .empty()))
+            return wire::JoinReply::PROTOCOL_VIOLATION; // someone else's entry, or no valid token
         if (!accepted_.count(sender) && accepted_.size() + 1 >= options_.maxGroupSize)
             return wire::JoinReply::GROUP_IS_FULL;
         accepted_[sender] = {request.member(), requestId};

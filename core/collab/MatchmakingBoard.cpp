@@ -41,6 +41,8 @@ bool MatchmakingBoard::decode(const dht::DhtRecord& record, std::uint64_t& epoch
     schemaHash = declaration.schema_hash();
     candidate.peerId = record.owner.bytes().toStdString();
     candidate.endpoint = declaration.endpoint();
+    if (record.token)
+        candidate.curveKey = record.token->curvePublicKey().toStdString();
     candidate.expirationMs = declaration.expiration_ms();
     return true;
 }

@@ -1,11 +1,14 @@
 #pragma once
 
+#include "core/collab/BandwidthClaims.h"
 #include "core/collab/GroupSpec.h"
+#include "core/dht/RecordAdmission.h"
 #include "core/net/WireMessage.h"
 
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +38,12 @@ struct MatchmakingOptions {
     wire::Encoding encoding;
     std::int64_t vectorSize = 0;
     std::int64_t partElements = 262144;
+    // Set in runs that admit peers by token: a join request, and every member of a GroupBegin, must carry
+    // a valid token of its peer, whose CURVE key is then the one expected at that peer's endpoint.
+    std::optional<dht::RecordAdmission> admission;
+    // A leader caps the bandwidths its members claim by what it saw them deliver (nullptr: taken as
+    // claimed). Owned by the caller, on the same thread.
+    const BandwidthClaims* claims = nullptr;
 };
 
 struct MatchmakingResult {

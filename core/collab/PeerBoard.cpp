@@ -22,6 +22,7 @@ QByteArray PeerBoard::encode(const PeerAnnouncement& announcement) {
     record.set_state_donor(announcement.stateDonor);
     record.set_epoch(announcement.epoch);
     record.set_version(announcement.version);
+    record.set_auth_endpoint(announcement.authEndpoint);
     return QByteArray::fromStdString(record.SerializeAsString());
 }
 
@@ -36,12 +37,18 @@ bool PeerBoard::decode(const dht::DhtRecord& record, PeerAnnouncement& announcem
     try {
         // A donor's endpoint is dialled by newcomers: the same rules as an endpoint in a message.
         net::MessageValidator::checkEndpoint(wire.endpoint(), "peer.endpoint", !wire.state_donor());
+        net::MessageValidator::checkEndpoint(wire.auth_endpoint(), "peer.auth_endpoint", true);
     } catch (const net::ProtocolViolation&) {
         return false;
     }
     announcement.peerId = record.owner.bytes().toStdString();
     announcement.role = wire.role();
     announcement.endpoint = wire.endpoint();
+    if (record.token) {
+        announcement.curveKey = record.token->curvePublicKey().toStdString();
+        announcement.coordinator = record.token->role() == security::AccessToken::Role::Coordinator;
+    }
+    announcement.authEndpoint = wire.auth_endpoint();
     announcement.bandwidth = wire.bandwidth();
     announcement.stateDonor = wire.state_donor();
     announcement.epoch = wire.epoch();

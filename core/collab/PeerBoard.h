@@ -21,11 +21,16 @@ namespace sahaj::collab {
 struct PeerAnnouncement {
     std::string peerId; // 32 bytes: the record's signed owner
     wire::Role role = wire::ROLE_NODE;
-    std::string endpoint; // empty for clients
+    std::string endpoint;   // empty for clients
+    std::string curveKey{}; // from its access token (empty in runs that admit anyone)
     double bandwidth = 0.0;
     bool stateDonor = false;
     std::uint64_t epoch = 0;
     std::string version;
+    // The coordinator's token endpoint, where newcomers ask for an access token (empty for other peers);
+    // trusted only from a record whose token has the coordinator role.
+    std::string authEndpoint;
+    bool coordinator = false; // its token has the coordinator role
 };
 
 // Where the peers of a run announce themselves: one signed, expiring DHT record per peer under

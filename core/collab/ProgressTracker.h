@@ -73,6 +73,7 @@ public:
     std::uint64_t localSamples() const { return samples_; }
     // Remote records held after the last update() (live at that time, one per peer).
     std::size_t remotePeers() const { return remote_.size(); }
+    const std::vector<PeerProgress>& remoteRecords() const { return remote_; }
     // Remote records refused by PeerProgressRules since construction.
     std::uint64_t rejectedRecords() const { return rejected_; }
 

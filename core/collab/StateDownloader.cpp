@@ -35,7 +35,7 @@ std::optional<StateDownload> StateDownloader::from(const StateDonor& donor) {
     };
     zmq::socket_t socket;
     try {
-        socket = sockets_.connectDealer(donor.endpoint);
+        socket = sockets_.connectDealer(donor.endpoint, donor.curveKey);
     } catch (const zmq::error_t& e) {
         return fail(std::string("cannot connect: ") + e.what());
     }

@@ -16,6 +16,7 @@ namespace sahaj::collab {
 struct StateDonor {
     std::string peerId; // 32 bytes
     std::string endpoint;
+    std::string curveKey{}; // from its access token (empty in runs that admit anyone)
 };
 
 struct StateDownload {

@@ -83,7 +83,7 @@ struct DhtNode::PendingGet {
 };
 
 DhtNode::DhtNode(DhtNodeOptions options)
-    : options_(std::move(options)), reader_(std::make_shared<RecordReader>()),
+    : options_(std::move(options)), reader_(std::make_shared<RecordReader>(options_.admission)),
       runner_(std::make_unique<::dht::DhtRunner>()) {
     if (options_.listenInterval <= std::chrono::milliseconds(0))
         throw std::invalid_argument("DhtNodeOptions::listenInterval must be positive");
@@ -131,23 +131,39 @@ void DhtNode::put(const QString& key, const QByteArray& payload, std::chrono::se
                                         .arg(RecordRules::kMaxTtl.count())
                                         .arg(ttl.count())
                                         .toStdString());
+    QByteArray credential;
+    {
+        std::lock_guard lock(credentialMutex_);
+        credential = options_.credential;
+    }
+    if (options_.admission && credential.isEmpty())
+        throw std::logic_error("DhtNode::put: this run admits peers by token, and this node has none to "
+                               "publish with (DhtNodeOptions::credential)");
     const ::dht::InfoHash hash = hashOf(key);
     const auto now = Clock::now();
-    const QByteArray bytes =
-        RecordEnvelope::sign(*options_.identity, bytesOf(hash), now, now + ttl, payload).encode();
+    const QByteArray bytes = RecordEnvelope::sign(*options_.identity, bytesOf(hash), now, now + ttl, payload,
+                                                  std::move(credential))
+                                 .encode();
     auto value = std::make_shared<::dht::Value>(
         RecordValueType::kId, reinterpret_cast<const uint8_t*>(bytes.data()),
         static_cast<size_t>(bytes.size()), RecordRules::valueIdFor(options_.identity->id()));
     runner_->put(hash, std::move(value));
 }
 
+void DhtNode::setCredential(QByteArray credential) {
+    std::lock_guard lock(credentialMutex_);
+    options_.credential = std::move(credential);
+}
+
 std::shared_ptr<DhtNode::PendingGet> DhtNode::startGet(const QString& key, RecordsCallback done) {
     const ::dht::InfoHash hash = hashOf(key);
     auto pending = std::make_shared<PendingGet>();
-    ::dht::GetCallback onValues = [pending, reader = reader_,
-                                   hash](const std::vector<std::shared_ptr<::dht::Value>>& values) {
+    ::dht::GetCallback onValues = [pending, reader = reader_, hash, onToken = options_.onToken](
+                                      const std::vector<std::shared_ptr<::dht::Value>>& values) {
         for (const auto& value : values) {
             if (auto record = reader->read(bytesOf(hash), value->id, bytesOf(value->data), Clock::now())) {
+                if (onToken && record->token)
+                    onToken(*record->token);
                 std::lock_guard lock(pending->mutex);
                 pending->records.offer(std::move(*record));
             }

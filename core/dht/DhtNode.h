@@ -63,6 +63,9 @@ public:
     // RecordEnvelope::kMaxPayloadBytes or a ttl outside 1 s..RecordRules::kMaxTtl, std::logic_error when the
     // node has no identity.
     void put(const QString& key, const QByteArray& payload, std::chrono::seconds ttl);
+    // The access token put() sends from now on (a renewed one); records already published keep theirs
+    // until their owner publishes them again.
+    void setCredential(QByteArray credential);
 
     // The live records under `key`, one per owner (its newest), ordered by owner: those that arrived
     // before the lookup finished or `timeout` passed, whichever came first.
@@ -93,6 +96,7 @@ private:
     void pollListeners();
 
     DhtNodeOptions options_;
+    mutable std::mutex credentialMutex_; // guards options_.credential, which a renewal replaces
     std::shared_ptr<RecordReader> reader_;
     std::unique_ptr<::dht::DhtRunner> runner_;
 

@@ -1,15 +1,21 @@
 #pragma once
 
+#include "core/dht/RecordAdmission.h"
+
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 
 namespace sahaj::security {
+class AccessToken;
 class PeerIdentity;
-}
+} // namespace sahaj::security
 
 namespace sahaj::dht {
 
@@ -28,6 +34,14 @@ struct DhtNodeOptions {
     QStringList bootstrap;
     // Signs what put() publishes; a node that only reads and relays (a bootstrap node) needs none.
     std::shared_ptr<const security::PeerIdentity> identity;
+    // Set for a run that admits peers by token: records without a valid token of their owner are neither
+    // read nor stored (RecordReader), and put() sends `credential` (this peer's access token, wire form;
+    // DhtNode::setCredential replaces it when the token is renewed) in every record.
+    std::optional<RecordAdmission> admission;
+    QByteArray credential;
+    // Called with the checked token of every admitted record a get or listen reads (on OpenDHT's thread,
+    // or the caller's: keep it short and thread-safe): how the ZAP handler learns whom to admit.
+    std::function<void(const security::AccessToken&)> onToken;
     std::uint32_t networkId = kSahajNetworkId;
     // How often each listener asks the DHT for the key's records (see DhtNode::listen).
     std::chrono::milliseconds listenInterval{1000};

@@ -10,9 +10,9 @@ namespace sahaj::dht {
 
 namespace {
 
-constexpr char kMagic[4] = {'S', 'H', 'R', '1'};
+constexpr char kMagic[4] = {'S', 'H', 'R', '2'};
 // Domain separation: a signature made for a DHT record is never valid for any other Sahaj message.
-constexpr char kSigningContext[] = "sahaj/dht-record/v1";
+constexpr char kSigningContext[] = "sahaj/dht-record/v2";
 // system_clock counts nanoseconds in 64 bits (until year 2262); later times would overflow on conversion.
 constexpr std::int64_t kLatestMs = 9'000'000'000'000;
 
@@ -38,19 +38,26 @@ std::int64_t readBigEndian(QByteArrayView bytes, qsizetype offset) {
 } // namespace
 
 RecordEnvelope::RecordEnvelope(security::PeerId owner, Clock::time_point issuedAt,
-                               Clock::time_point expiresAt, QByteArray payload, QByteArray signature)
+                               Clock::time_point expiresAt, QByteArray payload, QByteArray signature,
+                               QByteArray credential)
     : owner_(owner), issuedAtMs_(toMs(issuedAt)), expiresAtMs_(toMs(expiresAt)), payload_(std::move(payload)),
-      signature_(std::move(signature)) {}
+      signature_(std::move(signature)), credential_(std::move(credential)) {}
 
 RecordEnvelope RecordEnvelope::sign(const security::PeerIdentity& identity, QByteArrayView keyHash,
                                     Clock::time_point issuedAt, Clock::time_point expiresAt,
-                                    QByteArray payload) {
+                                    QByteArray payload, QByteArray credential) {
     if (payload.size() > kMaxPayloadBytes)
         throw std::invalid_argument(QStringLiteral("a DHT record payload is at most %1 bytes, got %2")
                                         .arg(kMaxPayloadBytes)
                                         .arg(payload.size())
                                         .toStdString());
-    RecordEnvelope envelope(identity.id(), issuedAt, expiresAt, std::move(payload), {});
+    if (credential.size() > kMaxCredentialBytes)
+        throw std::invalid_argument(QStringLiteral("a DHT record credential is at most %1 bytes, got %2")
+                                        .arg(kMaxCredentialBytes)
+                                        .arg(credential.size())
+                                        .toStdString());
+    RecordEnvelope envelope(identity.id(), issuedAt, expiresAt, std::move(payload), {},
+                            std::move(credential));
     envelope.signature_ = identity.sign(envelope.signedBytes(keyHash));
     return envelope;
 }
@@ -63,20 +70,29 @@ std::optional<RecordEnvelope> RecordEnvelope::decode(QByteArrayView bytes) {
     const std::int64_t expiresMs = readBigEndian(bytes, 44);
     if (issuedMs < 0 || issuedMs > kLatestMs || expiresMs < 0 || expiresMs > kLatestMs)
         return std::nullopt;
-    const qsizetype payloadSize = bytes.size() - kHeaderSize - kSignatureSize;
-    return RecordEnvelope(security::PeerId::fromBytes(bytes.sliced(4, security::PeerId::kSize)),
-                          fromMs(issuedMs), fromMs(expiresMs),
-                          bytes.sliced(kHeaderSize, payloadSize).toByteArray(),
-                          bytes.last(kSignatureSize).toByteArray());
+    const qsizetype credentialSize = qFromBigEndian<quint16>(bytes.data() + 52);
+    if (credentialSize > kMaxCredentialBytes || bytes.size() < kHeaderSize + credentialSize + kSignatureSize)
+        return std::nullopt;
+    const qsizetype payloadSize = bytes.size() - kHeaderSize - credentialSize - kSignatureSize;
+    if (payloadSize > kMaxPayloadBytes)
+        return std::nullopt;
+    return RecordEnvelope(
+        security::PeerId::fromBytes(bytes.sliced(4, security::PeerId::kSize)), fromMs(issuedMs),
+        fromMs(expiresMs), bytes.sliced(kHeaderSize + credentialSize, payloadSize).toByteArray(),
+        bytes.last(kSignatureSize).toByteArray(), bytes.sliced(kHeaderSize, credentialSize).toByteArray());
 }
 
 QByteArray RecordEnvelope::encode() const {
     QByteArray out;
-    out.reserve(kHeaderSize + payload_.size() + signature_.size());
+    out.reserve(kHeaderSize + credential_.size() + payload_.size() + signature_.size());
     out.append(kMagic, 4);
     out.append(owner_.bytes());
     appendBigEndian(out, issuedAtMs_);
     appendBigEndian(out, expiresAtMs_);
+    char size[2];
+    qToBigEndian(static_cast<quint16>(credential_.size()), size);
+    out.append(size, 2);
+    out.append(credential_);
     out.append(payload_);
     out.append(signature_);
     return out;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/dht/DhtRecord.h"
+#include "core/dht/RecordAdmission.h"
 
 #include <QByteArrayView>
 
@@ -10,10 +11,15 @@
 
 namespace sahaj::dht {
 
-// Turns DHT values into records: decodes the envelope, applies RecordRules, and counts what it refuses.
-// Shared between the node's callers and OpenDHT's thread; its only state is the atomic counter.
+// Turns DHT values into records: decodes the envelope, applies RecordRules and, for a run that admits
+// peers by token, the RecordAdmission rule; counts what it refuses. Shared between the node's callers and
+// OpenDHT's thread; its only mutable state is the atomic counter.
 class RecordReader {
 public:
+    // No admission: any correctly signed record is read (networks that admit anyone, tests of the DHT).
+    explicit RecordReader(std::optional<RecordAdmission> admission = std::nullopt)
+        : admission_(std::move(admission)) {}
+
     // The valid record in `data` (value `valueId` under the key hashing to `keyHash`), expired or not, or
     // nullopt for an invalid one (malformed, forged, implausible), which is counted. Expired records are
     // returned because they still hide their owner's older records (see LatestRecords).
@@ -24,6 +30,12 @@ public:
     std::uint64_t rejected() const { return rejected_.load(std::memory_order_relaxed); }
 
 private:
+    // The owner's token when the record's credential admits it to the run at `now`, else nullopt.
+    std::optional<security::AccessToken> admittedToken(const security::PeerId& owner,
+                                                       QByteArrayView credential,
+                                                       std::chrono::system_clock::time_point now) const;
+
+    const std::optional<RecordAdmission> admission_;
     std::atomic<std::uint64_t> rejected_{0};
 };
 

@@ -10,6 +10,7 @@
 #include "core/collab/StateServer.h"
 #include "core/collab/StateSnapshot.h"
 #include "core/collab/TensorEncoding.h"
+#include "core/collab/WeightBounds.h"
 #include "core/dht/DhtNode.h"
 #include "core/dht/DhtNodeOptions.h"
 #include "core/net/LinkBandwidth.h"
@@ -17,9 +18,13 @@
 #include "core/net/MessageValidator.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/SocketFactory.h"
+#include "core/net/ZapHandler.h"
+#include "core/security/AccessToken.h"
+#include "core/security/CurveKeyPair.h"
 #include "core/security/PeerIdentity.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 
 #include <algorithm>
 #include <future>
@@ -78,10 +83,18 @@ collab::GroupSpec stateSpec(collab::GroupSpec spec, std::int64_t size) {
 
 struct CollaborationLink::Session {
     Session(const LinkOptions& options, std::string peerIdBytes)
-        : options(options), sockets(context, peerIdBytes), codec(options.runId.toStdString(), peerIdBytes),
-          dht(dhtOptions(options)), progressBoard(dht, options.runId), peerBoard(dht, options.runId),
-          tracker(trackerOptions(options, peerIdBytes)), refresh(options.progressRefresh), server(codec),
-          started(SteadyClock::now()) {
+        : options(options), zap(zapHandler(context, options)),
+          sockets(context, peerIdBytes, {}, curve(options)), codec(options.runId.toStdString(), peerIdBytes),
+          dht(dhtOptions(options, zap.get())), progressBoard(dht, options.runId),
+          peerBoard(dht, options.runId), tracker(trackerOptions(options, peerIdBytes)),
+          refresh(options.progressRefresh), server(codec), started(SteadyClock::now()) {
+        if (options.security) {
+            token = options.security->token;
+            codec.authenticateSenders([zap = zap.get()](const std::string& peerId) {
+                return zap->isBanned(peerId, QDateTime::currentMSecsSinceEpoch());
+            });
+            admit(*zap, token);
+        }
         if (options.role != wire::ROLE_CLIENT) {
             router = sockets.bindRouter(options.listenEndpoint);
             endpoint = net::SocketFactory::boundEndpoint(router);
@@ -90,18 +103,52 @@ struct CollaborationLink::Session {
         matchmakingOptions.schemaHash = options.schemaHash;
         matchmakingOptions.encoding = options.encoding;
         matchmakingOptions.vectorSize = options.vectorSize;
+        if (options.security)
+            matchmakingOptions.admission = options.security->admission;
+        matchmakingOptions.claims = &claims;
         matchmaking =
             std::make_unique<collab::Matchmaking>(dht, codec, sockets, routerOrNull(), matchmakingOptions);
         bandwidth.setCaps(options.uploadBytesPerSecond, options.downloadBytesPerSecond);
     }
 
-    static dht::DhtNodeOptions dhtOptions(const LinkOptions& options) {
+    // Every valid token read from the DHT admits its CURVE key: the peers one may meet in a group are the
+    // ones whose records one reads.
+    static dht::DhtNodeOptions dhtOptions(const LinkOptions& options, net::ZapHandler* zap) {
         dht::DhtNodeOptions result;
         result.bindAddress = options.dhtBindAddress;
         result.port = options.dhtPort;
         result.bootstrap = options.bootstrap;
         result.identity = options.identity;
+        if (options.security) {
+            result.admission = options.security->admission;
+            result.credential = options.security->token;
+            result.onToken = [zap](const security::AccessToken& token) { admit(*zap, token); };
+        }
         return result;
+    }
+
+    static std::unique_ptr<net::ZapHandler> zapHandler(zmq::context_t& context, const LinkOptions& options) {
+        if (!options.security)
+            return nullptr;
+        return std::make_unique<net::ZapHandler>(context,
+                                                 net::ZapHandler::runDomain(options.runId.toStdString()));
+    }
+
+    static std::optional<net::SocketFactory::Curve> curve(const LinkOptions& options) {
+        if (!options.security)
+            return std::nullopt;
+        return net::SocketFactory::Curve{options.security->curve->publicKey().toStdString(),
+                                         options.security->curve->secretKey().toStdString(),
+                                         net::ZapHandler::runDomain(options.runId.toStdString())};
+    }
+
+    static void admit(net::ZapHandler& zap, const security::AccessToken& token) {
+        zap.admit(token.curvePublicKey().toStdString(), token.peer().bytes().toStdString(),
+                  token.expiresAt() * 1000);
+    }
+
+    static void admit(net::ZapHandler& zap, const QByteArray& token) {
+        admit(zap, security::AccessToken::fromBytes(token));
     }
 
     static collab::ProgressTrackerOptions trackerOptions(const LinkOptions& options, const std::string& id) {
@@ -114,10 +161,15 @@ struct CollaborationLink::Session {
 
     zmq::socket_t* routerOrNull() { return options.role == wire::ROLE_CLIENT ? nullptr : &router; }
 
-    double declaredBandwidth() const { return bandwidth.valuesPerSecond(bytesPerValue(options.encoding)); }
+    double declaredBandwidth() const {
+        const double perValue = bytesPerValue(options.encoding);
+        return options.claimedBytesPerSecond > 0.0 ? options.claimedBytesPerSecond / perValue
+                                                   : bandwidth.valuesPerSecond(perValue);
+    }
 
     const LinkOptions& options;
     zmq::context_t context;
+    std::unique_ptr<net::ZapHandler> zap; // before the sockets and the DHT, which rely on it
     net::SocketFactory sockets;
     net::MessageCodec codec;
     zmq::socket_t router;
@@ -128,6 +180,7 @@ struct CollaborationLink::Session {
     collab::ProgressTracker tracker;
     collab::ProgressRefreshPolicy refresh;
     collab::StateServer server;
+    collab::BandwidthClaims claims; // before matchmaking, which reads it
     std::unique_ptr<collab::Matchmaking> matchmaking;
     net::LinkBandwidth bandwidth;
 
@@ -142,6 +195,8 @@ struct CollaborationLink::Session {
     std::optional<FormedGroup> pending;  // formed, waiting for the batch to fill
     SteadyClock::time_point pendingSince{};
     std::string lastProblem;
+    QByteArray token; // this peer's current access token (runs that admit by token)
+    SteadyClock::time_point nextRenewal{};
 };
 
 CollaborationLink::CollaborationLink(LinkOptions options) : options_(std::move(options)) {
@@ -253,6 +308,9 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         }
         collab::AllReduceOptions roundOptions = options_.allReduce;
         roundOptions.uploadBytesPerSecond = options_.uploadBytesPerSecond;
+        if (!state)
+            roundOptions.maxWeights =
+                collab::WeightBounds::of(spec, s.tracker.remoteRecords(), SystemClock::now());
         roundOptions.downloadBytesPerSecond = options_.downloadBytesPerSecond;
         collab::AllReduceRound round(spec, s.codec, s.sockets, s.routerOrNull(), roundOptions);
         const auto began = SteadyClock::now();
@@ -270,6 +328,10 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         outcome.bytesReceived = result.bytesReceived;
         outcome.excluded = std::move(result.excludedSenders);
         outcome.violations = std::move(result.violations);
+        banViolators(s, result.violators);
+        if (!state)
+            for (const auto& [peerId, rate] : result.senderRates)
+                s.claims.observe(peerId, rate);
     });
     return outcome;
 }
@@ -287,6 +349,42 @@ void CollaborationLink::epochCompleted(std::uint64_t epoch,
         s.statePending = false;
         s.nextAnnounce = {}; // the others should learn the new epoch now
     });
+}
+
+void CollaborationLink::banViolators(Session& s,
+                                     const std::vector<std::pair<std::string, std::string>>& violators) {
+    if (!s.zap)
+        return;
+    const qint64 until = QDateTime::currentMSecsSinceEpoch() +
+                         std::chrono::duration_cast<std::chrono::milliseconds>(options_.banTime).count();
+    for (const auto& [peerId, why] : violators) {
+        s.zap->ban(peerId, until);
+        note("banned peer " + QByteArray::fromStdString(peerId).toHex().toStdString() + " for " +
+             std::to_string(options_.banTime.count()) + " s: " + why);
+    }
+}
+
+void CollaborationLink::renewToken(Session& s) {
+    if (!options_.security || !options_.security->renew || SteadyClock::now() < s.nextRenewal)
+        return;
+    s.nextRenewal = SteadyClock::now() + 5s; // a look at the token's times is cheap
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    if (!security::AccessToken::fromBytes(s.token).needsRefresh(now))
+        return;
+    try {
+        QByteArray renewed = options_.security->renew(s.token);
+        const security::AccessToken token = security::AccessToken::fromBytes(renewed);
+        s.dht.setCredential(renewed);
+        Session::admit(*s.zap, token);
+        s.token = std::move(renewed);
+        s.nextAnnounce = {}; // the others should see the new token soon
+        note("renewed the access token: valid until " +
+             QDateTime::fromSecsSinceEpoch(token.expiresAt(), Qt::UTC).toString(Qt::ISODate).toStdString());
+    } catch (const std::exception& e) {
+        s.nextRenewal = SteadyClock::now() + options_.renewRetry;
+        s.lastProblem = std::string("could not renew the access token: ") + e.what();
+        note(s.lastProblem);
+    }
 }
 
 void CollaborationLink::note(const std::string& line) const {
@@ -309,6 +407,7 @@ void CollaborationLink::threadMain() {
         runTasks(s);
         serveRouter(s, 20ms);
         try {
+            renewToken(s);
             refreshProgress(s);
             announce(s);
             maybeDownloadState(s);
@@ -416,6 +515,7 @@ void CollaborationLink::announce(Session& s) {
     self.stateDonor = options_.stateDonor && s.synced;
     self.epoch = s.tracker.localEpoch();
     self.version = options_.version;
+    self.authEndpoint = options_.authEndpoint;
     s.peerBoard.publish(self, kRecordTtl);
 }
 
@@ -444,7 +544,7 @@ void CollaborationLink::maybeDownloadState(Session& s) {
     for (const collab::PeerAnnouncement& peer :
          collab::PeerBoard::donors(s.peerBoard.fetch(kDhtLookup), local + 1))
         if (peer.peerId != peerId_)
-            donors.push_back({peer.peerId, peer.endpoint});
+            donors.push_back({peer.peerId, peer.endpoint, peer.curveKey});
     if (donors.empty()) {
         s.lastProblem = "behind the collaboration, and no donor announced a newer state yet";
         return;
@@ -489,6 +589,7 @@ void CollaborationLink::maybeFormGroup(Session& s) {
     self.role = options_.role;
     self.endpoint = s.endpoint;
     self.bandwidth = s.declaredBandwidth();
+    self.token = s.token.toStdString();
     {
         const std::lock_guard lock(mutex_);
         self.weight = self.role == wire::ROLE_AUXILIARY ? 0.0 : static_cast<double>(reportedSamples_);

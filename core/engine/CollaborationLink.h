@@ -99,6 +99,8 @@ private:
     struct Session; // everything the thread owns
 
     void threadMain();
+    void banViolators(Session& s, const std::vector<std::pair<std::string, std::string>>& violators);
+    void renewToken(Session& s);
     void note(const std::string& line) const;
     void runTasks(Session& s);
     void serveRouter(Session& s, std::chrono::milliseconds wait);

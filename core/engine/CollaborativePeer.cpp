@@ -227,6 +227,7 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
             report.share = share;
     }
     report.vectorSize = vectorSize;
+    report.led = group.leader;
     const std::uint64_t groupEpoch = group.group.epoch;
     const std::int64_t every = options_.manifest.training.parameterAveragingEvery;
     const bool averageParameters = every > 0 && (groupEpoch + 1) % static_cast<std::uint64_t>(every) == 0;

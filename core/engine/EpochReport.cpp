@@ -26,6 +26,7 @@ QJsonObject EpochReport::toJson() const {
                        {"compute_seconds", computeSeconds},
                        {"wall_seconds", wallSeconds},
                        {"alone", alone},
+                       {"led", led},
                        {"complete", complete},
                        {"parameters_averaged", parametersAveraged},
                        {"applied", applied},

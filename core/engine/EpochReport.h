@@ -30,6 +30,7 @@ struct EpochReport {
     double computeSeconds = 0.0; // spent computing gradients since the previous epoch
     double wallSeconds = 0.0;    // since the previous epoch
     bool alone = false;          // no group: stepped with its own gradient
+    bool led = false;            // this peer led the group (planned its spans)
     bool complete = false;       // every span averaged
     bool parametersAveraged = false;
     bool applied = false;     // the optimiser step was taken

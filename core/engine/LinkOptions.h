@@ -3,6 +3,7 @@
 #include "core/collab/AllReduceRound.h"
 #include "core/collab/MatchmakingOptions.h"
 #include "core/collab/ProgressRefreshPolicy.h"
+#include "core/engine/LinkSecurity.h"
 #include "core/net/protocol.pb.h"
 
 #include <QString>
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace sahaj::security {
@@ -26,6 +28,16 @@ struct LinkOptions {
     QString runId;
     std::string schemaHash; // ModelReplica::schemaHash: peers differing in it never group
     std::shared_ptr<const security::PeerIdentity> identity;
+    // Set in every run that admits peers by token (every run sahaj-node joins): CURVE on every socket, a
+    // ZAP handler admitting only the keys of valid tokens, token-checked DHT records. Unset only where a
+    // test exercises the collaboration alone.
+    std::optional<LinkSecurity> security;
+    // How long a peer that broke the protocol is refused (ZAP) and its messages dropped.
+    std::chrono::seconds banTime{600};
+    std::chrono::seconds renewRetry{30};
+    // The coordinator's token endpoint, announced in its peer record so that newcomers find it through the
+    // DHT (empty for every other peer).
+    std::string authEndpoint;
     // ROLE_NODE (trains and aggregates), ROLE_CLIENT (trains, connects out only), ROLE_AUXILIARY
     // (aggregates with weight 0; the coordinator is a node with weight 0, since it keeps the model).
     wire::Role role = wire::ROLE_NODE;
@@ -52,6 +64,9 @@ struct LinkOptions {
     // peer declares can never exceed.
     double uploadBytesPerSecond = 0.0;
     double downloadBytesPerSecond = 0.0;
+    // Testing a run's defences only: declare this many bytes per second whatever was measured (0: the
+    // honest min(measured, cap)). Leaders cap such a claim by what they see the peer deliver.
+    double claimedBytesPerSecond = 0.0;
 
     // Group formation timings (schemaHash, encoding and vectorSize are filled in from above).
     collab::MatchmakingOptions matchmaking;

@@ -2,8 +2,12 @@
 
 #include "core/net/MessageValidator.h"
 #include "core/net/ProtocolViolation.h"
+#include "core/net/SocketFactory.h"
 #include "core/net/WireLimits.h"
 
+#include <QByteArray>
+
+#include <algorithm>
 #include <stdexcept>
 
 namespace sahaj::net {
@@ -62,12 +66,36 @@ WireMessage MessageCodec::decode(std::vector<zmq::message_t> frames) const {
         throw ProtocolViolation("the message belongs to another run ('" + envelope.run_id().substr(0, 64) +
                                 "')");
     MessageValidator::checkPeerId(envelope.sender(), "sender");
+    if (authenticate_)
+        checkAuthenticated(head, envelope);
     if (envelope.nonce().size() > WireLimits::kMaxHashBytes || envelope.signature().size() > 128)
         throw ProtocolViolation("the envelope's nonce or signature is too long");
     for (std::size_t i = 1; i < frames.size(); ++i)
         message.data.push_back(std::move(frames[i]));
     MessageValidator::validate(envelope, message.data);
     return message;
+}
+
+void MessageCodec::authenticateSenders(std::function<bool(const std::string& peerId)> banned) {
+    authenticate_ = true;
+    banned_ = std::move(banned);
+}
+
+void MessageCodec::checkAuthenticated(const zmq::message_t& head, const wire::Envelope& envelope) const {
+    const std::string user = SocketFactory::authenticatedUser(head);
+    if (!user.empty() && user != QByteArray::fromStdString(envelope.sender()).toHex().toStdString())
+        throw ProtocolViolation(
+            "the message names another sender than the peer its connection authenticated");
+    if (banned_ && banned_(envelope.sender()))
+        throw ProtocolViolation("the sender is banned for breaking the protocol");
+    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+    const auto window = std::chrono::duration_cast<std::chrono::milliseconds>(kReplayWindow).count();
+    const auto sent = static_cast<std::int64_t>(std::min<std::uint64_t>(envelope.timestamp_ms(), 1ull << 62));
+    if (sent < now - window || sent > now + window)
+        throw ProtocolViolation("the message's timestamp is more than " +
+                                std::to_string(kReplayWindow.count()) + " s from this peer's clock");
 }
 
 bool MessageCodec::send(zmq::socket_t& socket, std::vector<zmq::message_t>& frames,

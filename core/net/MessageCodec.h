@@ -5,6 +5,7 @@
 #include <zmq.hpp>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,13 @@ public:
     std::vector<zmq::message_t> encode(wire::Envelope envelope, std::vector<zmq::message_t> data = {}) const;
     // `frames` without routing frames. The returned message's route is empty.
     WireMessage decode(std::vector<zmq::message_t> frames) const;
+
+    // Under CURVE (a run that admits peers by token) decode() also refuses a message whose sender is not
+    // the peer the ZAP handler authenticated its connection as (the "User-Id" of its frames; frames that
+    // came on a DEALER carry none, and the DEALER authenticated its server by key), a message from a peer
+    // that `banned` names, and a message whose timestamp is more than kReplayWindow from this peer's clock.
+    static constexpr std::chrono::seconds kReplayWindow{120};
+    void authenticateSenders(std::function<bool(const std::string& peerId)> banned);
 
     // Sends frames as one multipart message; on a ROUTER `route` (the peer's routing id) goes first. On
     // success the frames are consumed (left empty). Returns false, with the frames untouched, when the
@@ -50,8 +58,12 @@ public:
     const std::string& peerId() const { return peerId_; }
 
 private:
+    void checkAuthenticated(const zmq::message_t& head, const wire::Envelope& envelope) const;
+
     std::string runId_;
     std::string peerId_;
+    bool authenticate_ = false;
+    std::function<bool(const std::string&)> banned_;
 };
 
 } // namespace sahaj::net

@@ -58,6 +58,31 @@ void checkPart(const Part& part, const std::vector<zmq::message_t>& data, const 
                 std::to_string(expected) + " expected for its count and encoding");
 }
 
+void checkTokenRequest(const wire::Envelope& envelope, const std::vector<zmq::message_t>& data) {
+    const wire::TokenRequest& m = envelope.token_request();
+    require(m.username().size() <= WireLimits::kMaxUsernameBytes,
+            "token_request.username is longer than " + std::to_string(WireLimits::kMaxUsernameBytes) +
+                " bytes");
+    require(m.secret().size() <= WireLimits::kMaxSecretBytes,
+            "token_request.secret is longer than " + std::to_string(WireLimits::kMaxSecretBytes) + " bytes");
+    require(m.curve_key().size() == WireLimits::kCurveKeyBytes,
+            "token_request.curve_key must be " + std::to_string(WireLimits::kCurveKeyBytes) + " bytes, got " +
+                std::to_string(m.curve_key().size()));
+    require(m.role() == wire::ROLE_NODE || m.role() == wire::ROLE_CLIENT || m.role() == wire::ROLE_AUXILIARY,
+            "token_request.role must be node, client or auxiliary");
+    require(m.current_token().size() <= WireLimits::kMaxTokenBytes,
+            "token_request.current_token is longer than " + std::to_string(WireLimits::kMaxTokenBytes) +
+                " bytes");
+    require(m.proof().size() == WireLimits::kSignatureBytes,
+            "token_request.proof must be a " + std::to_string(WireLimits::kSignatureBytes) +
+                "-byte signature, got " + std::to_string(m.proof().size()));
+    // The endpoint refuses a nonce it has seen: a request without one could be replayed at will.
+    require(envelope.nonce().size() == WireLimits::kTokenNonceBytes,
+            "a token_request's envelope nonce must be " + std::to_string(WireLimits::kTokenNonceBytes) +
+                " bytes, got " + std::to_string(envelope.nonce().size()));
+    checkDataFrames(data, 0, "token_request");
+}
+
 } // namespace
 
 std::uint64_t MessageValidator::encodedBytes(const wire::Encoding& encoding, std::uint64_t count) {
@@ -112,6 +137,8 @@ void MessageValidator::checkMember(const wire::MemberInfo& member, const char* f
     checkFinite(member.weight(), (prefix + ".weight").c_str());
     require(member.role() != wire::ROLE_AUXILIARY || member.weight() == 0.0,
             prefix + ": an auxiliary member has weight 0");
+    require(member.token().size() <= WireLimits::kMaxTokenBytes,
+            prefix + ".token is longer than " + std::to_string(WireLimits::kMaxTokenBytes) + " bytes");
 }
 
 void MessageValidator::validate(const wire::Envelope& envelope, const std::vector<zmq::message_t>& data) {
@@ -210,6 +237,19 @@ void MessageValidator::validate(const wire::Envelope& envelope, const std::vecto
         checkText(envelope.error().message(), "error.message");
         checkDataFrames(data, 0, "error");
         return;
+    case E::kTokenRequest:
+        checkTokenRequest(envelope, data);
+        return;
+    case E::kTokenReply: {
+        const wire::TokenReply& m = envelope.token_reply();
+        require(m.token().size() <= WireLimits::kMaxTokenBytes,
+                "token_reply.token is longer than " + std::to_string(WireLimits::kMaxTokenBytes) + " bytes");
+        checkText(m.refusal(), "token_reply.refusal");
+        require(m.token().empty() != m.refusal().empty(),
+                "token_reply must carry either a token or a refusal");
+        checkDataFrames(data, 0, "token_reply");
+        return;
+    }
     case E::BODY_NOT_SET:
         break;
     }

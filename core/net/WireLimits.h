@@ -26,6 +26,13 @@ struct WireLimits {
     static constexpr std::size_t kMaxTextBytes = 1024; // reasons, error messages
     static constexpr std::size_t kMaxHashBytes = 64;
     static constexpr std::uint32_t kMaxStateChunks = 1u << 20;
+    // Admission (token requests and replies).
+    static constexpr std::size_t kMaxTokenBytes = 1024;  // security::AccessToken::kMaxBytes
+    static constexpr std::size_t kMaxUsernameBytes = 64; // security::Username::kMaxBytes
+    static constexpr std::size_t kMaxSecretBytes = 256;  // a password or an invite code
+    static constexpr std::size_t kCurveKeyBytes = 32;    // a raw CURVE (X25519) public key
+    static constexpr std::size_t kSignatureBytes = 64;   // Ed25519
+    static constexpr std::size_t kTokenNonceBytes = 16;  // a token request's envelope nonce
 };
 
 } // namespace sahaj::net

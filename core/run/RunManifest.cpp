@@ -286,6 +286,10 @@ RunManifest RunManifest::fromJson(const QJsonObject& json) {
             ManifestObjectReader::toString(coordinators.at(i), QStringLiteral("coordinators[%1]").arg(i)));
     if (const auto organiser = reader.optionalString("organiser"))
         manifest.organiser = *organiser;
+    if (const auto key = reader.optionalString("auth_curve_key"))
+        manifest.authCurveKey = *key;
+    if (const auto endpoint = reader.optionalString("auth_endpoint"))
+        manifest.authEndpoint = *endpoint;
     reader.finish();
     manifest.validate();
     return manifest;
@@ -340,6 +344,10 @@ QJsonObject RunManifest::toJson() const {
     };
     if (!organiser.isEmpty())
         json.insert("organiser", organiser);
+    if (!authCurveKey.isEmpty())
+        json.insert("auth_curve_key", authCurveKey);
+    if (!authEndpoint.isEmpty())
+        json.insert("auth_endpoint", authEndpoint);
     return json;
 }
 
@@ -378,6 +386,16 @@ void RunManifest::validate() const {
         fail(QStringLiteral("organiser must be an Ed25519 public key in 64 lowercase hexadecimal digits, "
                             "got \"%1\"")
                  .arg(organiser.left(80)));
+    if (!authCurveKey.isEmpty() && !ManifestSyntax::isSha256Hex(authCurveKey))
+        fail(QStringLiteral("auth_curve_key must be a CURVE public key in 64 lowercase hexadecimal digits, "
+                            "got \"%1\"")
+                 .arg(authCurveKey.left(80)));
+    if (!authEndpoint.isEmpty() && !ManifestSyntax::isHostPort(authEndpoint))
+        fail(QStringLiteral("auth_endpoint must be %1, got \"%2\"")
+                 .arg(ManifestSyntax::hostPortRule(), authEndpoint));
+    if (!authEndpoint.isEmpty() && authCurveKey.isEmpty())
+        fail(QStringLiteral(
+            "auth_endpoint needs auth_curve_key: a volunteer must know whom it asks for a token"));
 }
 
 } // namespace sahaj::run

@@ -34,6 +34,11 @@ public:
     // The organiser's Ed25519 public key, 64 lowercase hex digits: who signs this manifest (JoinFile) and
     // the run's access tokens. Empty for an unsigned, local run (the JSON then has no "organiser" key).
     QString organiser;
+    // The coordinator's token endpoint, where volunteers ask for access tokens: its CURVE public key (64
+    // lowercase hex digits; a volunteer connects only to the holder of that key) and its TCP HOST:PORT
+    // (empty: the first coordinator's host, at its port + 1). Both empty in an unsigned, local run.
+    QString authCurveKey;
+    QString authEndpoint;
 
     static RunManifest fromJson(const QJsonObject& json);
     // A manifest's bytes as they came (a file's content, a download): std::invalid_argument, naming

@@ -19,13 +19,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::array<std::pair<MisbehavingMember::Kind, const char*>, 6> kNames{{
+constexpr std::array<std::pair<MisbehavingMember::Kind, const char*>, 7> kNames{{
     {MisbehavingMember::Kind::OversizedFrame, "oversized-frame"},
     {MisbehavingMember::Kind::WrongCount, "wrong-count"},
     {MisbehavingMember::Kind::WrongDtype, "wrong-dtype"},
     {MisbehavingMember::Kind::WrongIndex, "wrong-index"},
     {MisbehavingMember::Kind::Nan, "nan"},
     {MisbehavingMember::Kind::AbsurdWeight, "absurd-weight"},
+    {MisbehavingMember::Kind::InflatedWeight, "inflated-weight"},
 }};
 
 // A thousand times PeerProgressRules::kMaxSamples: no peer accumulates that many samples in one epoch.
@@ -169,6 +170,10 @@ std::vector<zmq::message_t> MisbehavingMember::craftedPart(std::size_t aggregato
         break;
     case Kind::AbsurdWeight:
         part->set_weight(kAbsurdWeight);
+        data.push_back(collab::TensorEncoding::encode(values, range.size, spec_.encoding));
+        break;
+    case Kind::InflatedWeight:
+        part->set_weight(100.0 * spec_.members[static_cast<std::size_t>(me_)].weight);
         data.push_back(collab::TensorEncoding::encode(values, range.size, spec_.encoding));
         break;
     }

@@ -34,6 +34,7 @@ public:
         WrongIndex,     // a part index past the span's parts (offset and count of a real part)
         Nan,            // one value NaN
         AbsurdWeight,   // a weight far above any sample count a peer can have
+        InflatedWeight, // a plausible count, 100 times the weight it declared when it joined
     };
 
     struct Outcome {

@@ -5,12 +5,17 @@
 // outcome as a JSON line: {"sha256", "complete", "span_averaged", "excluded", "bytes_sent", "bytes_received",
 // "seconds", "total_weight"}. Then it waits for standard input to close, so that its ROUTER keeps serving
 // late members until the test is done.
+// --curve yes: CURVE on every socket, with a ZAP handler admitting the members' keys; the keys are derived
+// from each member's index (public by design: the processes need no key exchange), for measuring what
+// encryption costs a round.
 // --misbehave KIND: instead of running the round it sends every other aggregator parts that break one rule
 // (see MisbehavingMember for the kinds), prints {"misbehaved", "parts_sent", "parts_unsent", "seconds"} and
 // waits the same way.
 #include "core/collab/AllReduceRound.h"
+#include "core/collab/WeightBounds.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/SocketFactory.h"
+#include "core/net/ZapHandler.h"
 #include "tests/collab/AllReduceTestVector.h"
 #include "tests/collab/MisbehavingMember.h"
 #include "tests/collab/PeerArguments.h"
@@ -19,6 +24,7 @@
 #include <QCryptographicHash>
 
 #include <nlohmann/json.hpp>
+#include <zmq.h>
 
 #include <chrono>
 #include <cstdio>
@@ -37,6 +43,23 @@ namespace {
 
 // Stay until the test closes our input: the ROUTER (and a misbehaving member's DEALERs) must outlive
 // every member's round.
+// A member's test CURVE secret, from the first byte of its fixed id, and the public key that goes with it.
+std::string testCurveSecret(char idByte) {
+    return QCryptographicHash::hash(QByteArray("sahaj-test-curve-") + idByte, QCryptographicHash::Sha256)
+        .toStdString();
+}
+
+std::string curvePublicOf(const std::string& secret) {
+    char secretZ85[41];
+    char publicZ85[41];
+    zmq_z85_encode(secretZ85, reinterpret_cast<const std::uint8_t*>(secret.data()), secret.size());
+    if (zmq_curve_public(publicZ85, secretZ85) != 0)
+        throw std::runtime_error("libzmq has no CURVE support");
+    std::string raw(32, '\0');
+    zmq_z85_decode(reinterpret_cast<std::uint8_t*>(raw.data()), publicZ85);
+    return raw;
+}
+
 void waitForInputToClose() {
     std::string line;
     while (std::getline(std::cin, line)) {
@@ -89,7 +112,16 @@ int main(int argc, char** argv) {
     // A fixed id per index: the tests need stable ids, not secret ones.
     const std::string peerId(32, static_cast<char>('A' + index));
     zmq::context_t context;
-    const net::SocketFactory sockets(context, peerId);
+    const bool curve = argument(argc, argv, "curve", "no") == "yes";
+    const std::string domain = net::ZapHandler::runDomain("test-run");
+    std::unique_ptr<net::ZapHandler> zap;
+    std::optional<net::SocketFactory::Curve> keys;
+    if (curve) {
+        zap = std::make_unique<net::ZapHandler>(context, domain);
+        const std::string secret = testCurveSecret(peerId.front());
+        keys = net::SocketFactory::Curve{curvePublicOf(secret), secret, domain};
+    }
+    const net::SocketFactory sockets(context, peerId, {}, keys);
     const net::MessageCodec codec("test-run", peerId);
     zmq::socket_t router;
     std::string endpoint;
@@ -110,6 +142,16 @@ int main(int argc, char** argv) {
     if (!begin.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
         return 2;
 
+    collab::GroupSpec spec = collab::GroupSpec::fromWire(begin);
+    if (curve)
+        for (collab::GroupMember& member : spec.members) {
+            member.curveKey = curvePublicOf(testCurveSecret(member.peerId.front()));
+            zap->admit(member.curveKey, member.peerId,
+                       std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::system_clock::now().time_since_epoch())
+                               .count() +
+                           3'600'000);
+        }
     collab::AllReduceOptions options;
     options.senderTimeout = std::chrono::milliseconds(timeoutMs);
     options.aggregatorTimeout = std::chrono::milliseconds(2 * timeoutMs);
@@ -124,10 +166,13 @@ int main(int argc, char** argv) {
         value *= scale;
     if (argument(argc, argv, "centered-clip", "no") == "yes")
         options.centeredClip = collab::CenteredClipOptions{};
+    // --bound-weights yes: parts may carry at most what their senders declared (WeightBounds, no progress
+    // records here).
+    if (argument(argc, argv, "bound-weights", "no") == "yes")
+        options.maxWeights = collab::WeightBounds::of(spec, {}, std::chrono::system_clock::now());
     if (misbehaviour)
-        return misbehave(collab::GroupSpec::fromWire(begin), codec, sockets, *misbehaviour, local, timeoutMs);
-    collab::AllReduceRound round(collab::GroupSpec::fromWire(begin), codec, sockets,
-                                 role == "client" ? nullptr : &router, options);
+        return misbehave(spec, codec, sockets, *misbehaviour, local, timeoutMs);
+    collab::AllReduceRound round(spec, codec, sockets, role == "client" ? nullptr : &router, options);
     const collab::AllReduceResult result = round.run(std::move(local));
 
     const std::string out = argument(argc, argv, "out", "");
@@ -145,10 +190,18 @@ int main(int argc, char** argv) {
     nlohmann::json excluded = nlohmann::json::array();
     for (const std::string& peer : result.excludedSenders)
         excluded.push_back(QByteArray::fromStdString(peer).toHex().toStdString());
-    std::cout << nlohmann::json{{"sha256", hash.toHex().toStdString()},   {"complete", result.complete()},
-                                {"span_averaged", result.spanAveraged},   {"excluded", excluded},
-                                {"violations", result.violations},        {"bytes_sent", result.bytesSent},
-                                {"bytes_received", result.bytesReceived}, {"seconds", result.seconds},
+    nlohmann::json violators = nlohmann::json::array(); // whom a peer would ban
+    for (const auto& [peer, offence] : result.violators)
+        violators.push_back(QByteArray::fromStdString(peer).toHex().toStdString());
+    std::cout << nlohmann::json{{"sha256", hash.toHex().toStdString()},
+                                {"complete", result.complete()},
+                                {"span_averaged", result.spanAveraged},
+                                {"excluded", excluded},
+                                {"violations", result.violations},
+                                {"violators", violators},
+                                {"bytes_sent", result.bytesSent},
+                                {"bytes_received", result.bytesReceived},
+                                {"seconds", result.seconds},
                                 {"total_weight", result.totalWeight}}
                      .dump()
               << std::endl;

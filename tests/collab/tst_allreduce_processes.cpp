@@ -90,7 +90,7 @@ class TestAllReduceProcesses : public QObject {
             const wire::Role role = peer.role == "client" ? wire::ROLE_CLIENT
                                     : peer.role == "aux"  ? wire::ROLE_AUXILIARY
                                                           : wire::ROLE_NODE;
-            spec.members.push_back({peer.peerId, role, peer.endpoint, 1e6, peer.weight});
+            spec.members.push_back({peer.peerId, role, peer.endpoint, 1e6, peer.weight, {}, {}});
             bandwidths.push_back({1e6, role != wire::ROLE_CLIENT});
         }
         spec.spanCounts =
@@ -382,6 +382,8 @@ private Q_SLOTS:
                              << "non-finite";
         QTest::newRow("absurd-weight") << "absurd-weight"
                                        << "weight";
+        QTest::newRow("inflated-weight") << "inflated-weight"
+                                         << "above what its sender reported";
     }
 
     void everyKindOfBadPartIsRejected() {
@@ -390,8 +392,9 @@ private Q_SLOTS:
         const std::int64_t size = 200'000;
         const int bad = 3;
         // Short timeouts: the oversized row waits out the sender timeout, the others need none.
-        std::vector<Peer> peers = start({"node", "node", "node", "node"}, {3, 5, 7, 11}, size,
-                                        {"--timeout-ms", "2000"}, {{}, {}, {}, {"--misbehave", kind}});
+        std::vector<Peer> peers =
+            start({"node", "node", "node", "node"}, {3, 5, 7, 11}, size,
+                  {"--timeout-ms", "2000", "--bound-weights", "yes"}, {{}, {}, {}, {"--misbehave", kind}});
         collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp16(), 16384);
         // The misbehaving member aggregates nothing: an empty span needs no averaging, so the honest
         // members' round can be complete, and every part it sends goes to an honest aggregator.
@@ -417,6 +420,11 @@ private Q_SLOTS:
             QCOMPARE(r.value("excluded").toArray(), QJsonArray{badId});
             const QJsonArray violations = r.value("violations").toArray();
             QCOMPARE(violations.size(), qsizetype(1));
+            // A rule broken (not silence) is held against the sender beyond the round: a peer bans it.
+            if (!violation.isEmpty()) {
+                const QJsonArray violators = r.value("violators").toArray();
+                QVERIFY2(!violators.isEmpty() && violators.first() == badId, report.constData());
+            }
             if (!violation.isEmpty())
                 QVERIFY2(violations[0].toString().contains(violation) &&
                              !violations[0].toString().startsWith("no part"),

@@ -7,9 +7,11 @@
 #include "core/dht/RecordReader.h"
 #include "core/dht/RecordRules.h"
 #include "core/dht/RecordSubscription.h"
+#include "core/security/AccessToken.h"
 #include "core/security/PeerIdentity.h"
 #include "tests/common/TestFiles.h"
 
+#include <QDateTime>
 #include <QRandomGenerator>
 #include <QStringList>
 #include <QTest>
@@ -18,6 +20,7 @@
 #include <stdexcept>
 
 using namespace sahaj::dht;
+using sahaj::security::AccessToken;
 using sahaj::security::PeerId;
 using sahaj::security::PeerIdentity;
 using sahaj::test::errorOf;
@@ -47,7 +50,7 @@ RecordEnvelope signedRecord(Time issued, std::chrono::seconds ttl, const QByteAr
 }
 
 DhtRecord record(const PeerId& id, std::int64_t issuedMs, std::int64_t expiresMs, const QByteArray& payload) {
-    return DhtRecord{id, payload, at(issuedMs), at(expiresMs)};
+    return DhtRecord{id, payload, at(issuedMs), at(expiresMs), std::nullopt};
 }
 
 } // namespace
@@ -59,13 +62,14 @@ private Q_SLOTS:
     void envelopeHasTheDocumentedLayout() {
         const RecordEnvelope envelope = signedRecord(at(1'700'000'000'123), 30s);
         const QByteArray bytes = envelope.encode();
-        // 52 header bytes + 8 payload bytes + 64 signature bytes.
-        QCOMPARE(bytes.size(), 124);
-        QCOMPARE(bytes.left(4), QByteArray("SHR1"));
+        // 54 header bytes + no credential + 8 payload bytes + 64 signature bytes.
+        QCOMPARE(bytes.size(), 126);
+        QCOMPARE(bytes.left(4), QByteArray("SHR2"));
         QCOMPARE(bytes.mid(4, 32), owner().id().bytes());
         QCOMPARE(bytes.mid(36, 8).toHex(), QByteArray("0000018bcfe5687b")); // 1'700'000'000'123 ms
         QCOMPARE(bytes.mid(44, 8).toHex(), QByteArray("0000018bcfe5ddab")); // 30 s later
-        QCOMPARE(bytes.mid(52, 8), QByteArray("progress"));
+        QCOMPARE(bytes.mid(52, 2).toHex(), QByteArray("0000"));             // no credential
+        QCOMPARE(bytes.mid(54, 8), QByteArray("progress"));
         QCOMPARE(bytes.right(64), envelope.signature());
 
         const auto decoded = RecordEnvelope::decode(bytes);
@@ -83,7 +87,7 @@ private Q_SLOTS:
         QVERIFY(!envelope.hasValidSignature(kOtherKeyHash)); // no replay under another key
 
         QByteArray payloadFlipped = envelope.encode();
-        payloadFlipped[52] = 'P';
+        payloadFlipped[54] = 'P';
         QVERIFY(!RecordEnvelope::decode(payloadFlipped)->hasValidSignature(kKeyHash));
 
         const RecordEnvelope extended(envelope.owner(), envelope.issuedAt(), envelope.expiresAt() + 1s,
@@ -96,12 +100,12 @@ private Q_SLOTS:
 
     void decodeRefusesWhatIsNotAnEnvelope() {
         const QByteArray good = signedRecord(at(1'700'000'000'000), 30s, QByteArray()).encode();
-        QCOMPARE(good.size(), 116); // the smallest envelope: empty payload
+        QCOMPARE(good.size(), 118); // the smallest envelope: no credential, empty payload
         QVERIFY(RecordEnvelope::decode(good).has_value());
         QVERIFY(!RecordEnvelope::decode(good.chopped(1)).has_value());
         QVERIFY(!RecordEnvelope::decode(QByteArray()).has_value());
         QByteArray wrongMagic = good;
-        wrongMagic[3] = '2';
+        wrongMagic[3] = '1';
         QVERIFY(!RecordEnvelope::decode(wrongMagic).has_value());
         QByteArray negativeTime = good;
         negativeTime[36] = '\x80';
@@ -111,7 +115,9 @@ private Q_SLOTS:
         QVERIFY(!RecordEnvelope::decode(farFuture).has_value());
 
         const QByteArray largest =
-            signedRecord(at(1'700'000'000'000), 30s, QByteArray(16 * 1024, 'x')).encode();
+            RecordEnvelope::sign(owner(), kKeyHash, at(1'700'000'000'000), at(1'700'000'030'000),
+                                 QByteArray(16 * 1024, 'x'), QByteArray(1024, 'c'))
+                .encode();
         QCOMPARE(largest.size(), RecordEnvelope::kMaxEncodedSize);
         QVERIFY(RecordEnvelope::decode(largest).has_value());
         QVERIFY(!RecordEnvelope::decode(largest + 'x').has_value());
@@ -129,7 +135,7 @@ private Q_SLOTS:
             for (char& byte : bytes)
                 byte = static_cast<char>(random.bounded(256));
             if (i % 2 == 0 && bytes.size() >= 4)
-                bytes.replace(0, 4, "SHR1");
+                bytes.replace(0, 4, "SHR2");
             QVERIFY(!reader.read(kKeyHash, 1, bytes, at(1'700'000'000'000)).has_value());
         }
         QCOMPARE(reader.rejected(), std::uint64_t(rounds));
@@ -172,8 +178,60 @@ private Q_SLOTS:
         QVERIFY(expired.has_value() && expired->expiresAt == now - 30s);
         QCOMPARE(reader.rejected(), std::uint64_t(0));
         QVERIFY(!reader.read(kOtherKeyHash, slot, signedRecord(now, 30s).encode(), now).has_value());
-        QVERIFY(!reader.read(kKeyHash, slot, "SHR1", now).has_value());
+        QVERIFY(!reader.read(kKeyHash, slot, "SHR2", now).has_value());
         QCOMPARE(reader.rejected(), std::uint64_t(2));
+    }
+
+    void readerAdmitsOnlyOwnersWithAValidToken() {
+        const Time now = at(1'700'000'000'000);
+        const qint64 nowS = 1'700'000'000;
+        const std::uint64_t slot = RecordRules::valueIdFor(owner().id());
+        const PeerIdentity organiser = PeerIdentity::generate();
+        const QByteArray curveKey(32, '\x07');
+        const auto token = [&](const QString& run, const PeerId& peer, qint64 issued, qint64 expires,
+                               const PeerIdentity& signer) {
+            return AccessToken::issue(run, "alice", peer, curveKey, AccessToken::Role::Node, issued, expires,
+                                      signer)
+                .toBytes();
+        };
+        const QByteArray valid = token("run-a", owner().id(), nowS - 10, nowS + 3600, organiser);
+        const auto withCredential = [&](const QByteArray& credential) {
+            return RecordEnvelope::sign(owner(), kKeyHash, now, now + 30s, "progress", credential).encode();
+        };
+
+        RecordReader reader(RecordAdmission{organiser.id(), "run-a"});
+        const auto admitted = reader.read(kKeyHash, slot, withCredential(valid), now);
+        QVERIFY(admitted.has_value());
+        QVERIFY(admitted->token.has_value());
+        QCOMPARE(admitted->token->curvePublicKey(), curveKey);
+        QCOMPARE(admitted->token->peer(), owner().id());
+        QCOMPARE(reader.rejected(), std::uint64_t(0));
+
+        const PeerIdentity stranger = PeerIdentity::generate();
+        QByteArray tampered = withCredential(valid);
+        tampered[60] =
+            static_cast<char>(tampered[60] ^ 1); // inside the credential: the record's signature breaks
+        const QList<QByteArray> refused{
+            withCredential({}),                                                                // no token
+            withCredential(token("run-a", owner().id(), nowS - 7200, nowS - 3600, organiser)), // expired
+            withCredential(token("run-b", owner().id(), nowS - 10, nowS + 3600, organiser)),   // another run
+            withCredential(
+                token("run-a", stranger.id(), nowS - 10, nowS + 3600, organiser)), // another peer's
+            withCredential(
+                token("run-a", owner().id(), nowS - 10, nowS + 3600, stranger)), // not the organiser
+            withCredential("not a token at all"),
+            tampered,
+        };
+        for (const QByteArray& bytes : refused)
+            QVERIFY(!reader.read(kKeyHash, slot, bytes, now).has_value());
+        QCOMPARE(reader.rejected(), std::uint64_t(refused.size()));
+
+        // A network that admits anyone reads the record and ignores what it carries.
+        RecordReader open;
+        const auto read = open.read(kKeyHash, slot, withCredential("not a token at all"), now);
+        QVERIFY(read.has_value() && !read->token.has_value());
+        QVERIFY(
+            errorOf([&] { withCredential(QByteArray(1025, 't')); }).contains("credential is at most 1024"));
     }
 
     void valueIdIsTheOwnersKeyPrefix() {
@@ -269,6 +327,55 @@ private Q_SLOTS:
         QVERIFY(errorOf([&] { writer.put("k", "x", 0s); }).contains("ttl is 1 to 600 seconds, got 0"));
         QVERIFY(errorOf([&] { writer.put("k", "x", 601s); }).contains("ttl is 1 to 600 seconds, got 601"));
         QVERIFY(errorOf([&] { writer.put("", "x", 10s); }).contains("key is empty"));
+    }
+
+    void nodesOfARunStoreAndReadOnlyAdmittedRecords() {
+        // Three nodes of one run: the bootstrap node stores, an admitted peer publishes, a peer without a
+        // token tries to. Neither the storing node nor a reader keeps the intruder's records.
+        const PeerIdentity organiser = PeerIdentity::generate();
+        const RecordAdmission admission{organiser.id(), "run-a"};
+        const qint64 nowS = QDateTime::currentSecsSinceEpoch();
+        DhtNodeOptions bootstrapOptions;
+        bootstrapOptions.admission = admission;
+        DhtNode bootstrap(bootstrapOptions);
+
+        DhtNodeOptions admittedOptions;
+        admittedOptions.bootstrap = {QStringLiteral("127.0.0.1:%1").arg(bootstrap.port())};
+        admittedOptions.identity = std::make_shared<const PeerIdentity>(PeerIdentity::generate());
+        admittedOptions.admission = admission;
+        admittedOptions.credential =
+            AccessToken::issue("run-a", "alice", admittedOptions.identity->id(), QByteArray(32, 'k'),
+                               AccessToken::Role::Node, nowS - 5, nowS + 3600, organiser)
+                .toBytes();
+        DhtNode admitted(admittedOptions);
+
+        DhtNodeOptions intruderOptions = admittedOptions;
+        intruderOptions.identity = std::make_shared<const PeerIdentity>(PeerIdentity::generate());
+        intruderOptions.admission.reset(); // so that its own put() does not refuse to send without a token
+        intruderOptions.credential = admittedOptions.credential; // someone else's token
+        DhtNode intruder(intruderOptions);
+        QTRY_VERIFY_WITH_TIMEOUT(admitted.connectedNodeCount() > 0 && intruder.connectedNodeCount() > 0,
+                                 60000);
+
+        DhtNodeOptions noToken = admittedOptions;
+        noToken.credential.clear();
+        DhtNode unadmitted(noToken);
+        QVERIFY(errorOf([&] { unadmitted.put("k", "x", 10s); }).contains("has none to publish with"));
+
+        intruder.put("sahaj/run-a/peers", "intruder", 120s);
+        admitted.put("sahaj/run-a/peers", "admitted", 120s);
+        const auto payloads = [&] {
+            QStringList seen;
+            for (const DhtRecord& record : bootstrap.get("sahaj/run-a/peers", 3s))
+                seen << QString::fromUtf8(record.payload);
+            return seen;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(payloads(), QStringList({"admitted"}), 60000);
+        // The intruder's node reads its own record back only from its own storage; the admitted one
+        // never sees it, and the refusals are counted.
+        QTRY_VERIFY_WITH_TIMEOUT(bootstrap.rejectedRecords() > 0, 60000);
+        for (const DhtRecord& record : admitted.get("sahaj/run-a/peers", 3s))
+            QCOMPARE(record.payload, QByteArray("admitted"));
     }
 
     void twoNodesExchangeRecords() {

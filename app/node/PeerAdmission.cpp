@@ -1,0 +1,320 @@
+#include "app/node/PeerAdmission.h"
+
+#include "app/node/CommandLine.h"
+#include "app/node/PeerAddress.h"
+#include "app/node/UsageError.h"
+#include "core/admission/TokenClient.h"
+#include "core/admission/TokenRefused.h"
+#include "core/admission/TokenServer.h"
+#include "core/collab/PeerBoard.h"
+#include "core/dht/DhtNode.h"
+#include "core/net/ZapHandler.h"
+#include "core/security/AccessToken.h"
+#include "core/security/CurveKeyPair.h"
+#include "core/security/PeerIdentity.h"
+#include "core/security/TokenAuthority.h"
+#include "core/security/Username.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcessEnvironment>
+
+#include <zmq.hpp>
+
+#include <iostream>
+#include <thread>
+
+namespace sahaj::node {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// A volunteer's first token request waits this long for an endpoint that does not answer yet (the
+// coordinator may still be starting), asking again every kRequestTimeout.
+constexpr auto kFirstTokenPatience = 60s;
+constexpr auto kRequestTimeout = 5s;
+
+security::AccessToken::Role tokenRole(wire::Role role) {
+    switch (role) {
+    case wire::ROLE_CLIENT:
+        return security::AccessToken::Role::Client;
+    case wire::ROLE_AUXILIARY:
+        return security::AccessToken::Role::Aux;
+    default:
+        return security::AccessToken::Role::Node;
+    }
+}
+
+QByteArray readSmallFile(const QString& option, const QString& path, qint64 limit) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw UsageError("--" + option.toStdString() + ": cannot read '" + path.toStdString() +
+                         "': " + file.errorString().toStdString());
+    const QByteArray bytes = file.read(limit + 1);
+    if (bytes.size() > limit)
+        throw UsageError("--" + option.toStdString() + ": '" + path.toStdString() + "' is larger than " +
+                         std::to_string(limit) + " bytes");
+    return bytes;
+}
+
+// The password or invite code: the first line of --secret-file, or $SAHAJ_SECRET (never a command-line
+// argument, which every user of the machine can read in the process list).
+QByteArray secretOf(const QCommandLineParser& parser) {
+    if (parser.isSet("secret-file"))
+        return readSmallFile("secret-file", parser.value("secret-file"), 4096).split('\n').first().trimmed();
+    return QProcessEnvironment::systemEnvironment().value("SAHAJ_SECRET").toUtf8();
+}
+
+std::string rawKey(const QString& hex) {
+    return QByteArray::fromHex(hex.toLatin1()).toStdString();
+}
+
+net::SocketFactory::Curve curveOf(const security::CurveKeyPair& keys) {
+    return {keys.publicKey().toStdString(), keys.secretKey().toStdString(),
+            net::ZapHandler::kAdmissionDomain};
+}
+
+// One request to the endpoint, on a context of its own (the link's context belongs to its thread).
+QByteArray requestToken(const std::string& endpoint, const run::RunManifest& manifest,
+                        const security::PeerIdentity& identity, const security::CurveKeyPair& curve,
+                        admission::TokenClient::Request request) {
+    zmq::context_t context;
+    const net::SocketFactory sockets(context, identity.id().bytes().toStdString(), {}, curveOf(curve));
+    return admission::TokenClient::request(sockets, endpoint, rawKey(manifest.authCurveKey), identity,
+                                           manifest.runId, security::PeerId::fromHex(manifest.organiser),
+                                           std::move(request), kRequestTimeout);
+}
+
+// The token endpoint the coordinator announces in its DHT record (a record whose token, signed by the
+// organiser, has the coordinator role): a volunteer needs to know only the coordinator's DHT address.
+// Reading the DHT needs no token. Empty when none is heard of within kFirstTokenPatience.
+std::string discoverAuthEndpoint(const run::RunManifest& manifest, const PeerAddress& coordinator) {
+    dht::DhtNodeOptions options;
+    options.bootstrap = {coordinator.toString()};
+    options.admission = dht::RecordAdmission{security::PeerId::fromHex(manifest.organiser), manifest.runId};
+    dht::DhtNode reader(options);
+    collab::PeerBoard board(reader, manifest.runId);
+    const auto giveUpAt = std::chrono::steady_clock::now() + kFirstTokenPatience;
+    while (std::chrono::steady_clock::now() < giveUpAt) {
+        if (reader.connectedNodeCount() > 0)
+            for (const collab::PeerAnnouncement& peer : board.fetch(2s))
+                if (peer.coordinator && !peer.authEndpoint.empty())
+                    return peer.authEndpoint;
+        std::this_thread::sleep_for(500ms);
+    }
+    return {};
+}
+
+} // namespace
+
+class TokenEndpoint {
+public:
+    TokenEndpoint(const std::string& runId, net::SocketFactory::Curve curve, const std::string& listen,
+                  security::TokenAuthority authority, const security::PeerId& organiser, const QString& run)
+        : zap_(context_, net::ZapHandler::runDomain(runId)),
+          server_(context_, std::move(curve), listen, std::move(authority), organiser, run,
+                  [](const QString& line) {
+                      const std::string text =
+                          QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString() + " " +
+                          line.toStdString() + "\n";
+                      std::fwrite(text.data(), 1, text.size(), stderr);
+                  }) {}
+
+    const std::string& endpoint() const { return server_.endpoint(); }
+
+private:
+    zmq::context_t context_;
+    net::ZapHandler zap_; // the endpoint's domain admits any key; the handler must still be there
+    admission::TokenServer server_;
+};
+
+void PeerAdmission::addVolunteerOptions(QCommandLineParser& parser) {
+    parser.addOptions({
+        {"auth-endpoint",
+         "IPV4:PORT of the coordinator's token endpoint (default: the manifest's, else the coordinator's "
+         "address at its port + 1).",
+         "ADDR"},
+        {"user", "User name to ask for an access token with (default 'volunteer').", "NAME"},
+        {"secret-file",
+         "File whose first line is the password (allowlist runs) or invite code (invite runs); "
+         "$SAHAJ_SECRET also works.",
+         "FILE"},
+        {"token-file", "Use this access token, issued by the organiser (sahaj-node auth issue-token).",
+         "FILE"},
+    });
+}
+
+void PeerAdmission::addCoordinatorOptions(QCommandLineParser& parser) {
+    parser.addOptions({
+        {"organiser-key",
+         "Folder of the organiser's keys, as run-init made it (default: 'organiser' beside the manifest).",
+         "DIR"},
+        {"auth", "Who gets an access token: open, allowlist:FILE or invites:FILE (default open).", "POLICY"},
+        {"auth-listen", "IPV4:PORT of the token endpoint (TCP) (default: --listen's port + 1).", "ADDR"},
+        {"token-lifetime", "Seconds an access token is valid (default 21600; 60 to 2592000).", "S"},
+    });
+}
+
+void PeerAdmission::admitVolunteer(const QCommandLineParser& parser, engine::PeerOptions& options,
+                                   const QString& identityDir, const PeerAddress& coordinator) {
+    const run::RunManifest& manifest = options.manifest;
+    if (manifest.organiser.isEmpty() || manifest.authCurveKey.isEmpty())
+        throw UsageError("the run names no organiser or no token endpoint key (auth_curve_key): ask its "
+                         "organiser for a join file from a current sahaj-node run-init");
+    const auto identity = options.link.identity;
+    auto curve =
+        std::make_shared<const security::CurveKeyPair>(security::CurveKeyPair::loadOrCreate(identityDir));
+    const security::PeerId organiser = security::PeerId::fromHex(manifest.organiser);
+    const security::AccessToken::Role role = tokenRole(options.link.role);
+
+    QString endpointAddress = parser.value("auth-endpoint");
+    if (endpointAddress.isEmpty())
+        endpointAddress = manifest.authEndpoint;
+    std::string endpoint;
+    if (!endpointAddress.isEmpty())
+        endpoint =
+            "tcp://" + PeerAddress::parse("auth-endpoint", endpointAddress, false).toString().toStdString();
+    else if (!parser.isSet("token-file"))
+        endpoint = discoverAuthEndpoint(manifest, coordinator);
+    if (endpoint.empty() && !parser.isSet("token-file"))
+        throw std::runtime_error(
+            "no token endpoint: the coordinator at " + coordinator.toString().toStdString() +
+            " announced none within a minute, and neither --auth-endpoint nor the manifest "
+            "names one");
+
+    admission::TokenClient::Request request;
+    request.username = parser.isSet("user") ? parser.value("user") : QStringLiteral("volunteer");
+    if (const QString problem = security::Username::problem(request.username.toUtf8()); !problem.isEmpty())
+        throw UsageError("--user: " + problem.toStdString());
+    request.secret = secretOf(parser);
+    request.curvePublicKey = curve->publicKey();
+    request.role = role;
+
+    QByteArray token;
+    if (parser.isSet("token-file")) {
+        token = readSmallFile("token-file", parser.value("token-file"), security::AccessToken::kMaxBytes);
+        try {
+            const security::AccessToken parsed = security::AccessToken::fromBytes(token);
+            const QString problem =
+                parsed.check(organiser, manifest.runId, QDateTime::currentSecsSinceEpoch());
+            if (!problem.isEmpty())
+                throw UsageError("--token-file: " + problem.toStdString());
+            if (parsed.peer() != identity->id() || parsed.curvePublicKey() != curve->publicKey())
+                throw UsageError("--token-file: the token was issued for other keys than this peer's (" +
+                                 identityDir.toStdString() + ")");
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--token-file: ") + e.what());
+        }
+    } else {
+        const auto giveUpAt = std::chrono::steady_clock::now() + kFirstTokenPatience;
+        for (;;) {
+            try {
+                token = requestToken(endpoint, manifest, *identity, *curve, request);
+                break;
+            } catch (const admission::TokenRefused& e) {
+                throw std::runtime_error("the run's token endpoint refused this peer: " +
+                                         std::string(e.what()));
+            } catch (const std::runtime_error&) {
+                if (std::chrono::steady_clock::now() >= giveUpAt)
+                    throw;
+            }
+        }
+    }
+
+    engine::LinkSecurity security;
+    security.admission = {organiser, manifest.runId};
+    security.curve = curve;
+    security.token = token;
+    request.secret.clear(); // renewals present the current token instead
+    if (!endpoint.empty())
+        security.renew = [endpoint, manifest, identity, curve, request](const QByteArray& current) {
+            admission::TokenClient::Request renewal = request;
+            renewal.currentToken = current;
+            return requestToken(endpoint, manifest, *identity, *curve, renewal);
+        };
+    options.link.security = std::move(security);
+}
+
+std::shared_ptr<TokenEndpoint> PeerAdmission::admitCoordinator(const QCommandLineParser& parser,
+                                                               engine::PeerOptions& options,
+                                                               const QString& identityDir,
+                                                               const QString& manifestPath,
+                                                               const PeerAddress& listen) {
+    const run::RunManifest& manifest = options.manifest;
+    if (manifest.organiser.isEmpty() || manifest.authCurveKey.isEmpty())
+        throw UsageError("the manifest is not signed for admission (no organiser or auth_curve_key): "
+                         "make it with a current sahaj-node run-init");
+    const QString keyDir = parser.isSet("organiser-key")
+                               ? parser.value("organiser-key")
+                               : QFileInfo(manifestPath).dir().filePath("organiser");
+    for (const char* name : {security::PeerIdentity::kKeyFileName, security::CurveKeyPair::kKeyFileName})
+        if (!QFileInfo(QDir(keyDir).filePath(name)).isFile())
+            throw UsageError("--organiser-key: " + keyDir.toStdString() + " holds no " + name +
+                             " (run-init creates the organiser's keys there)");
+    auto organiser =
+        std::make_shared<const security::PeerIdentity>(security::PeerIdentity::loadOrCreate(keyDir));
+    const security::CurveKeyPair endpointKeys = security::CurveKeyPair::loadOrCreate(keyDir);
+    if (organiser->id().toHex() != manifest.organiser ||
+        QString::fromLatin1(endpointKeys.publicKey().toHex()) != manifest.authCurveKey)
+        throw UsageError("--organiser-key: the keys in " + keyDir.toStdString() +
+                         " are not the ones this manifest names (organiser, auth_curve_key)");
+
+    security::TokenAuthority::Options authorityOptions;
+    authorityOptions.runId = manifest.runId;
+    authorityOptions.lifetimeSeconds =
+        CommandLine::integerValue(parser, "token-lifetime", 21600, 60, 2592000);
+    const QString policy = parser.isSet("auth") ? parser.value("auth") : QStringLiteral("open");
+    std::optional<security::TokenAuthority> authority;
+    try {
+        authority.emplace(security::TokenAuthority::fromPolicy(policy, *organiser, authorityOptions));
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("--auth: ") + e.what());
+    }
+
+    const PeerAddress authListen = PeerAddress::parse(
+        "auth-listen",
+        parser.isSet("auth-listen")
+            ? parser.value("auth-listen")
+            : PeerAddress{listen.host, static_cast<std::uint16_t>(listen.port == 0 ? 0 : listen.port + 1)}
+                  .toString(),
+        true);
+    // The endpoint's context and ZAP handler are its own: the link's belong to the link's thread.
+    auto server = std::make_shared<TokenEndpoint>(manifest.runId.toStdString(), curveOf(endpointKeys),
+                                                  "tcp://" + authListen.toString().toStdString(),
+                                                  std::move(*authority), organiser->id(), manifest.runId);
+    options.link.authEndpoint = server->endpoint();
+    std::cout << QJsonDocument(QJsonObject{{"event", "auth"},
+                                           {"endpoint", QString::fromStdString(server->endpoint())},
+                                           {"policy", policy.section(':', 0, 0)}})
+                     .toJson(QJsonDocument::Compact)
+                     .toStdString()
+              << std::endl;
+
+    // The coordinator's own token: issued by the organiser's key it holds, renewed the same way.
+    auto curve =
+        std::make_shared<const security::CurveKeyPair>(security::CurveKeyPair::loadOrCreate(identityDir));
+    const auto identity = options.link.identity;
+    const qint64 lifetime = authorityOptions.lifetimeSeconds;
+    const QString runId = manifest.runId;
+    const auto issue = [organiser, curve, identity, lifetime, runId](const QByteArray&) {
+        const qint64 now = QDateTime::currentSecsSinceEpoch();
+        return security::AccessToken::issue(runId, QStringLiteral("coordinator"), identity->id(),
+                                            curve->publicKey(), security::AccessToken::Role::Coordinator, now,
+                                            now + lifetime, *organiser)
+            .toBytes();
+    };
+    engine::LinkSecurity security;
+    security.admission = {organiser->id(), manifest.runId};
+    security.curve = curve;
+    security.token = issue({});
+    security.renew = issue;
+    options.link.security = std::move(security);
+    return server;
+}
+
+} // namespace sahaj::node

@@ -1,0 +1,107 @@
+// What admission costs a peer's CPU per round, measured here, against the time the round's bytes take on the
+// wire (the physical bound for the same group at the given bandwidth, computed):
+//  - a DHT record read in an admitted run: envelope signature + the owner's token (RecordReader::read),
+//    the reference being the same read in an open run (envelope signature only);
+//  - a member's token checked on GroupBegin or a join request (MemberCredentials::curveKeyOf);
+//  - per round: every member's token once, and every progress and peer record read during the epoch
+//    (--records-per-round, default G × 30: a refresh each ~3 s during a ~90 s epoch).
+// CURVE's cost on the bytes themselves is measured by sahaj-bench-allreduce (--curve yes).
+#include "core/collab/MemberCredentials.h"
+#include "core/dht/RecordEnvelope.h"
+#include "core/dht/RecordReader.h"
+#include "core/dht/RecordRules.h"
+#include "core/security/AccessToken.h"
+#include "core/security/CurveKeyPair.h"
+#include "core/security/PeerIdentity.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QTextStream>
+
+#include <chrono>
+#include <functional>
+
+using namespace sahaj;
+
+namespace {
+
+// Best of five runs of `iterations` calls, in microseconds per call.
+double microseconds(int iterations, const std::function<void()>& call) {
+    double best = 1e30;
+    for (int run = 0; run < 5; ++run) {
+        const auto start = std::chrono::steady_clock::now();
+        for (int i = 0; i < iterations; ++i)
+            call();
+        best = std::min(
+            best,
+            std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
+                iterations);
+    }
+    return best;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    const auto value = [&](const QString& name, double fallback) {
+        const qsizetype at = args.indexOf(name);
+        return at >= 0 && at + 1 < args.size() ? args[at + 1].toDouble() : fallback;
+    };
+    const int group = static_cast<int>(value("--group", 8));
+    const double records = value("--records-per-round", group * 30.0);
+    const double values = value("--values", 18'105'474); // sahajBERT's averaged vector
+    const double mbps = value("--mbps", 100);
+
+    const security::PeerIdentity organiser = security::PeerIdentity::generate();
+    const security::PeerIdentity peer = security::PeerIdentity::generate();
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    const QByteArray token =
+        security::AccessToken::issue("bench-run", "volunteer", peer.id(),
+                                     security::CurveKeyPair::generate().publicKey(),
+                                     security::AccessToken::Role::Node, now, now + 3600, organiser)
+            .toBytes();
+    const QByteArray keyHash(20, 'k');
+    const auto time = dht::RecordEnvelope::Clock::now();
+    const QByteArray admitted =
+        dht::RecordEnvelope::sign(peer, keyHash, time, time + std::chrono::seconds(60), QByteArray(64, 'p'),
+                                  token)
+            .encode();
+    const QByteArray open =
+        dht::RecordEnvelope::sign(peer, keyHash, time, time + std::chrono::seconds(60), QByteArray(64, 'p'))
+            .encode();
+    const std::uint64_t slot = dht::RecordRules::valueIdFor(peer.id());
+    dht::RecordReader admittedReader(dht::RecordAdmission{organiser.id(), "bench-run"});
+    dht::RecordReader openReader;
+    const dht::RecordAdmission admission{organiser.id(), "bench-run"};
+    const std::string peerId = peer.id().bytes().toStdString();
+    const std::string tokenBytes = token.toStdString();
+
+    const double readAdmitted =
+        microseconds(2000, [&] { (void)admittedReader.read(keyHash, slot, admitted, time); });
+    const double readOpen = microseconds(2000, [&] { (void)openReader.read(keyHash, slot, open, time); });
+    const double member = microseconds(2000, [&] {
+        if (collab::MemberCredentials::curveKeyOf(peerId, tokenBytes, admission, now).empty())
+            std::abort();
+    });
+    const double perRoundUs = group * member + records * readAdmitted;
+    // Each member sends and receives (G − 1)/G of the vector at fp16 through its link.
+    const double boundSeconds = 2.0 * values * (group - 1.0) / group * 2.0 / (mbps * 1e6 / 8.0);
+
+    QTextStream out(stdout);
+    out << QString("DHT record read, admitted run: %1 us (open run %2 us, ratio %3)\n")
+               .arg(readAdmitted, 0, 'f', 1)
+               .arg(readOpen, 0, 'f', 1)
+               .arg(readAdmitted / readOpen, 0, 'f', 2);
+    out << QString("member token check: %1 us\n").arg(member, 0, 'f', 1);
+    out << QString("per round (group %1, %2 records read): %3 ms of CPU; the round's bytes take %4 s at %5 "
+                   "Mbit/s: ratio %6\n")
+               .arg(group)
+               .arg(records, 0, 'f', 0)
+               .arg(perRoundUs / 1000.0, 0, 'f', 2)
+               .arg(boundSeconds, 0, 'f', 2)
+               .arg(mbps, 0, 'f', 0)
+               .arg(perRoundUs / 1e6 / boundSeconds, 0, 'e', 2);
+    return 0;
+}

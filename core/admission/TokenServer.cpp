@@ -1,0 +1,164 @@
+#include "core/admission/TokenServer.h"
+
+#include "core/net/ProtocolViolation.h"
+#include "core/net/WireLimits.h"
+#include "core/net/ZapHandler.h"
+
+#include <QByteArray>
+
+#include <exception>
+
+namespace sahaj::admission {
+
+namespace {
+
+std::int64_t nowMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+QString hexOf(const std::string& bytes) {
+    return QString::fromLatin1(QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())).toHex());
+}
+
+// Whom a message came from, for the log: the envelope's sender when the frame parses that far, else the
+// connection's routing id (a DEALER's is its peer id, but a stranger chooses it), else nothing.
+QString senderOf(const zmq::message_t& head, const zmq::message_t& route) {
+    wire::Envelope probe;
+    if (head.size() <= net::WireLimits::kMaxEnvelopeBytes &&
+        probe.ParseFromArray(head.data(), static_cast<int>(head.size())) &&
+        probe.sender().size() == net::WireLimits::kPeerIdBytes)
+        return QStringLiteral("peer %1").arg(hexOf(probe.sender()));
+    if (route.size() > 0 && route.size() <= net::WireLimits::kPeerIdBytes)
+        return QStringLiteral("a connection with routing id %1").arg(hexOf(route.to_string()));
+    return QStringLiteral("an unknown sender");
+}
+
+// The request id of a message that failed validation, so that its sender can match the error reply.
+std::uint64_t requestIdOf(const zmq::message_t& head) {
+    wire::Envelope probe;
+    if (head.size() <= net::WireLimits::kMaxEnvelopeBytes &&
+        probe.ParseFromArray(head.data(), static_cast<int>(head.size())))
+        return probe.request_id();
+    return 0;
+}
+
+net::SocketFactory::Curve onAdmissionDomain(net::SocketFactory::Curve curve) {
+    curve.zapDomain = net::ZapHandler::kAdmissionDomain;
+    return curve;
+}
+
+} // namespace
+
+TokenServer::TokenServer(zmq::context_t& context, net::SocketFactory::Curve curve,
+                         const std::string& listenEndpoint, security::TokenAuthority authority,
+                         const security::PeerId& organiser, const QString& runId, Log log)
+    : codec_(runId.toStdString(), organiser.bytes().toStdString()), log_(std::move(log)),
+      handler_(std::move(authority), log_) {
+    const net::SocketFactory sockets(context, organiser.bytes().toStdString(), net::SocketFactory::Options{},
+                                     onAdmissionDomain(std::move(curve)));
+    zmq::socket_t socket = sockets.bindRouter(listenEndpoint, net::ZapHandler::kAdmissionDomain);
+    endpoint_ = net::SocketFactory::boundEndpoint(socket);
+    thread_ = std::thread([this, socket = std::move(socket)]() mutable { serve(socket); });
+}
+
+void TokenServer::note(QString line) const {
+    if (!log_)
+        return;
+    // Lines quote what strangers sent (user names, refusals naming them): no control character of theirs
+    // may forge a line of the log or a terminal escape.
+    for (QChar& c : line)
+        if (c.category() == QChar::Other_Control || c.category() == QChar::Other_Format)
+            c = QLatin1Char('?');
+    log_(line);
+}
+
+TokenServer::~TokenServer() {
+    stopping_ = true;
+    thread_.join();
+}
+
+void TokenServer::serve(zmq::socket_t& socket) {
+    while (!stopping_) {
+        zmq::message_t route;
+        std::optional<std::vector<zmq::message_t>> frames;
+        try {
+            frames = net::MessageCodec::receive(socket, kPollInterval, &route);
+        } catch (const net::ProtocolViolation& e) {
+            note(QStringLiteral("token endpoint: dropped a message from a connection with routing id %1: %2")
+                     .arg(hexOf(route.to_string()), QString::fromUtf8(e.what())));
+            continue;
+        } catch (const zmq::error_t& e) {
+            if (e.num() == ETERM)
+                return; // the context is going away: nothing more will arrive
+            note(QStringLiteral("token endpoint: receiving failed: %1").arg(QString::fromUtf8(e.what())));
+            continue;
+        }
+        if (!frames || frames->empty())
+            continue;
+        try {
+            handle(socket, route, std::move(*frames));
+        } catch (const std::exception& e) {
+            // Nothing a requester sends may stop the endpoint; whatever slipped through is logged.
+            note(QStringLiteral("token endpoint: a request failed: %1").arg(QString::fromUtf8(e.what())));
+        }
+    }
+}
+
+void TokenServer::handle(zmq::socket_t& socket, const zmq::message_t& route,
+                         std::vector<zmq::message_t> frames) {
+    // The ZAP user id rides on every payload frame of the connection; read before decode() takes them.
+    const std::string connectionUser = net::SocketFactory::authenticatedUser(frames.front());
+    zmq::message_t head;
+    head.copy(frames.front()); // shares the bytes: kept to name the sender of a malformed message
+    net::WireMessage request;
+    try {
+        request = codec_.decode(std::move(frames));
+    } catch (const net::ProtocolViolation& e) {
+        refuseMalformed(socket, route, head, e.what());
+        return;
+    }
+    if (!request.envelope.has_token_request()) {
+        refuseMalformed(socket, route, head, "the token endpoint answers token requests only");
+        return;
+    }
+
+    const QString sender = QStringLiteral("peer %1").arg(hexOf(request.envelope.sender()));
+    wire::Envelope envelope;
+    envelope.set_request_id(request.envelope.request_id());
+    *envelope.mutable_token_reply() = handler_.answer(request.envelope, connectionUser, nowMs());
+    const QString user = QString::fromStdString(request.envelope.token_request().username());
+    if (envelope.token_reply().token().empty())
+        note(QStringLiteral("token endpoint: refused %1 (user '%2'): %3")
+                 .arg(sender, user, QString::fromStdString(envelope.token_reply().refusal())));
+    else
+        note(QStringLiteral("token endpoint: issued a token to %1 (user '%2')").arg(sender, user));
+    reply(socket, route, std::move(envelope), sender);
+}
+
+void TokenServer::refuseMalformed(zmq::socket_t& socket, const zmq::message_t& route,
+                                  const zmq::message_t& head, const std::string& problem) {
+    const QString sender = senderOf(head, route);
+    note(QStringLiteral("token endpoint: malformed message from %1: %2")
+             .arg(sender, QString::fromStdString(problem)));
+    wire::Envelope envelope;
+    envelope.set_request_id(requestIdOf(head));
+    // Violation texts may quote the sender's bytes (a run id cut short, say): made valid UTF-8, as a
+    // protobuf string must be, and cut in characters (at most 3 bytes each) to the wire's bound.
+    envelope.mutable_error()->set_message(
+        QString::fromStdString(problem).left(net::WireLimits::kMaxTextBytes / 3).toStdString());
+    reply(socket, route, std::move(envelope), sender);
+}
+
+void TokenServer::reply(zmq::socket_t& socket, const zmq::message_t& route, wire::Envelope envelope,
+                        const QString& to) {
+    std::vector<zmq::message_t> frames = codec_.encode(std::move(envelope));
+    // Never wait on a requester: one that does not read, or has gone, loses its answer.
+    if (net::MessageCodec::trySend(socket, frames, &route, /*dontWait=*/true) !=
+        net::MessageCodec::SendResult::Sent)
+        note(
+            QStringLiteral("token endpoint: could not send the answer to %1 (gone, or not reading)").arg(to));
+}
+
+} // namespace sahaj::admission

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "core/admission/TokenRequestHandler.h"
+#include "core/net/MessageCodec.h"
+#include "core/net/SocketFactory.h"
+#include "core/security/PeerId.h"
+#include "core/security/TokenAuthority.h"
+
+#include <QString>
+
+#include <zmq.hpp>
+
+#include <atomic>
+#include <string>
+#include <thread>
+
+namespace sahaj::admission {
+
+// The coordinator's token endpoint: a CURVE ROUTER on ZapHandler::kAdmissionDomain (any CURVE key may
+// connect, since strangers ask here for their first token) whose thread answers each TokenRequest with
+// a TokenReply, by TokenRequestHandler's checks and the run's TokenAuthority. A malformed message gets an
+// ErrorReply (or is dropped when not even that can be sent) and a line in the log, never a crash.
+//
+// The context must have a ZapHandler (ZMQ_ZAP_ENFORCE_DOMAIN: without one every client is refused) and
+// must outlive the server. The socket and the authority belong to the server's thread alone.
+class TokenServer {
+public:
+    using Log = TokenRequestHandler::Log;
+
+    // Binds `listenEndpoint` ("tcp://0.0.0.0:7000", or port 0 for any free port) with `curve`'s keys
+    // (its zapDomain is replaced by kAdmissionDomain) and starts the thread. `organiser` is the envelope
+    // sender of the replies, `runId` the run whose requests are served; `log` is called from the
+    // server's thread. Throws zmq::error_t when the endpoint cannot be bound, std::invalid_argument for
+    // bad keys, run id or peer id.
+    TokenServer(zmq::context_t& context, net::SocketFactory::Curve curve, const std::string& listenEndpoint,
+                security::TokenAuthority authority, const security::PeerId& organiser, const QString& runId,
+                Log log);
+    // Stops the thread (within about kPollInterval) and closes the socket.
+    ~TokenServer();
+    TokenServer(const TokenServer&) = delete;
+    TokenServer& operator=(const TokenServer&) = delete;
+
+    // The bound endpoint, with the real port.
+    const std::string& endpoint() const { return endpoint_; }
+
+private:
+    // How often the thread looks up from its socket to see whether it should stop.
+    static constexpr std::chrono::milliseconds kPollInterval{100};
+
+    void serve(zmq::socket_t& socket);
+    void handle(zmq::socket_t& socket, const zmq::message_t& route, std::vector<zmq::message_t> frames);
+    void refuseMalformed(zmq::socket_t& socket, const zmq::message_t& route, const zmq::message_t& head,
+                         const std::string& problem);
+    // Logs `line`, with the control characters of untrusted text in it made harmless.
+    void note(QString line) const;
+    void reply(zmq::socket_t& socket, const zmq::message_t& route, wire::Envelope envelope,
+               const QString& to);
+
+    net::MessageCodec codec_;
+    Log log_;
+    TokenRequestHandler handler_;
+    std::string endpoint_;
+    std::atomic<bool> stopping_{false};
+    std::thread thread_;
+};
+
+} // namespace sahaj::admission

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "core/collab/GroupSpec.h"
+#include "core/collab/PeerProgress.h"
+
+#include <chrono>
+#include <vector>
+
+namespace sahaj::collab {
+
+// The most averaging weight each member of a group may put on its parts: its samples, as it reported them
+// in its signed progress record for the group's epoch (extrapolated at its reported rate to now, plus
+// kSlack of training while the round got going) or as it declared them on joining, whichever is larger,
+// with head-room for the records' lag. A part above it is a violation (AllReduceOptions::maxWeights):
+// no member can buy more say in the mean than the samples it told everyone it has.
+class WeightBounds {
+public:
+    static constexpr std::chrono::seconds kSlack{30};
+    static constexpr double kFactor = 2.0;
+    static constexpr double kHeadroom = 256.0; // samples: a few micro-batches for a peer that just began
+
+    static std::vector<double> of(const GroupSpec& spec, const std::vector<PeerProgress>& records,
+                                  std::chrono::system_clock::time_point now);
+};
+
+} // namespace sahaj::collab

@@ -1,0 +1,49 @@
+// WeightBounds: the most weight a member's parts may carry, from its signed progress or its declaration.
+#include "core/collab/WeightBounds.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace sahaj::collab;
+using namespace std::chrono_literals;
+
+class TestWeightBounds : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void boundsFollowTheReportedSamples() {
+        GroupSpec spec;
+        spec.epoch = 7;
+        for (const double weight : {100.0, 40.0, 0.0}) {
+            GroupMember member;
+            member.peerId = std::string(32, static_cast<char>('a' + spec.members.size()));
+            member.weight = weight;
+            spec.members.push_back(member);
+        }
+        const auto now = std::chrono::system_clock::now();
+        PeerProgress fast; // reported 500 samples 10 s ago, at 20 per second
+        fast.peerId = spec.members[1].peerId;
+        fast.epoch = 7;
+        fast.samplesAccumulated = 500;
+        fast.samplesPerSecond = 20.0;
+        fast.measuredAt = std::chrono::time_point_cast<std::chrono::milliseconds>(now - 10s);
+        PeerProgress stale = fast; // another epoch: says nothing about this one
+        stale.peerId = spec.members[0].peerId;
+        stale.epoch = 6;
+        stale.samplesAccumulated = 1'000'000;
+
+        const std::vector<double> bounds = WeightBounds::of(spec, {fast, stale}, now);
+        QCOMPARE(bounds.size(), std::size_t{3});
+        QCOMPARE(bounds[0], 2.0 * 100 + 256); // its declaration
+        // Its record, extrapolated (the record's time is kept to the millisecond).
+        QVERIFY(std::abs(bounds[1] - (2.0 * (500 + 20.0 * (10 + 30)) + 256)) < 1.0);
+        QCOMPARE(bounds[2], 256.0); // weight 0: a few micro-batches at most
+        // An honest member that trained since joining stays within; 100 times its word does not.
+        QVERIFY(1300.0 <= bounds[1]);
+        QVERIFY(100.0 * 100 > bounds[0]);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWeightBounds)
+#include "tst_weight_bounds.moc"
