@@ -188,9 +188,11 @@ struct CollaborationLink::Session {
     SteadyClock::time_point nextAnnounce{};
     SteadyClock::time_point nextDownloadAttempt{};
     SteadyClock::time_point epochChangedAt{};
-    bool groupOutstanding = false;       // handed to the training thread, epochCompleted() not yet called
-    bool statePending = false;           // downloaded, not yet loaded
-    bool synced = false;                 // this peer knows it is not a newcomer behind the others
+    bool groupOutstanding = false; // handed to the training thread, epochCompleted() not yet called
+    bool statePending = false;     // downloaded, not yet loaded
+    bool synced = false;           // this peer knows it is not a newcomer behind the others
+    bool chasing = false;          // alone at an epoch the others left: load their state (maybeFormGroup)
+    bool chaseFailed = false;      // no donor had it: step alone after all
     std::vector<net::WireMessage> stash; // parts for a round that has not begun on this side yet
     std::optional<FormedGroup> pending;  // formed, waiting for the batch to fill
     SteadyClock::time_point pendingSince{};
@@ -530,7 +532,8 @@ void CollaborationLink::maybeDownloadState(Session& s) {
     // still averages its gradient for that epoch, alone if need be.
     // A peer that trains nothing (the coordinator, an auxiliary) has no gradient to offer for an old
     // epoch: it catches up at once.
-    const bool behind = global.epoch > local && (!s.synced || global.epoch > local + 1 || !options_.trains);
+    const bool behind =
+        global.epoch > local && (!s.synced || global.epoch > local + 1 || !options_.trains || s.chasing);
     if (!behind) {
         if (!s.synced && s.refresh.nextRefreshAt() &&
             (s.tracker.remotePeers() > 0 || SteadyClock::now() - s.started > kAloneAfter))
@@ -547,12 +550,16 @@ void CollaborationLink::maybeDownloadState(Session& s) {
             donors.push_back({peer.peerId, peer.endpoint, peer.curveKey});
     if (donors.empty()) {
         s.lastProblem = "behind the collaboration, and no donor announced a newer state yet";
+        s.chaseFailed = s.chasing; // then step alone after all, rather than not at all
+        s.chasing = false;
         return;
     }
     collab::StateDownloader downloader(s.codec, s.sockets, local + 1, options_.maxStateBytes,
                                        options_.stateChunkTimeout);
     std::optional<collab::StateDownload> download = downloader.download(donors);
     if (!download) {
+        s.chaseFailed = s.chasing;
+        s.chasing = false;
         s.lastProblem =
             "state download failed: " +
             (downloader.lastFailures().empty() ? std::string("no donor") : downloader.lastFailures().back());
@@ -565,12 +572,13 @@ void CollaborationLink::maybeDownloadState(Session& s) {
          QByteArray::fromStdString(download->donor).toHex().left(16).toStdString());
     s.statePending = true;
     s.synced = true;
+    s.chasing = false;
     const std::lock_guard lock(mutex_);
     downloaded_ = std::move(state);
 }
 
 void CollaborationLink::maybeFormGroup(Session& s) {
-    if (s.groupOutstanding || s.statePending || !s.synced)
+    if (s.groupOutstanding || s.statePending || !s.synced || s.chasing)
         return;
     const auto now = SystemClock::now();
     const std::uint64_t local = s.tracker.localEpoch();
@@ -619,6 +627,19 @@ void CollaborationLink::maybeFormGroup(Session& s) {
     result.early = std::move(parts);
     if (result.group.members.size() < 2 && !s.tracker.readyToEndEpoch(SystemClock::now()))
         return; // alone, and early: try again (the others may be about to look) rather than wait alone
+    // Alone at an epoch the others have already left: stepping alone would keep this peer one epoch behind
+    // for good (each epoch it misses their group by the same margin). Load their newer state instead;
+    // only if no donor has it does it step alone.
+    if (result.group.members.size() < 2 && !s.chaseFailed) {
+        // The records read before matchmaking are as old as the gather time: read them again.
+        s.tracker.update(s.progressBoard.fetch(kDhtLookup), SystemClock::now());
+        if (s.tracker.globalProgress(SystemClock::now()).epoch > local) {
+            s.chasing = true;
+            return;
+        }
+    }
+    if (result.group.members.size() >= 2)
+        s.chaseFailed = false;
     s.groupOutstanding = true;
     s.pending = FormedGroup{std::move(result.group), std::move(result.early), result.leader};
     s.pendingSince = SteadyClock::now();

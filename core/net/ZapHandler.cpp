@@ -180,8 +180,13 @@ void ZapHandler::answerWaiting(bool all) {
     const auto now = std::chrono::steady_clock::now();
     for (auto it = waiting_.begin(); it != waiting_.end();) {
         Verdict verdict = judgeRunKey(it->curveKey);
-        if (verdict.accepted || all || now >= it->deadline) {
+        if (verdict.accepted || all || !verdict.waitable) {
             reply(it->route, it->requestId, std::move(verdict));
+            it = waiting_.erase(it);
+        } else if (now >= it->deadline) {
+            // Unanswered on purpose (see kDefaultAdmissionWait): counted as refused, retried by the client.
+            const std::lock_guard lock(mutex_);
+            ++refused_;
             it = waiting_.erase(it);
         } else {
             ++it;

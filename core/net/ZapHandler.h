@@ -34,10 +34,13 @@ public:
     // ZAP domains are at most 254 bytes; run ids are at most 64 (WireLimits::kMaxRunIdBytes).
     static std::string runDomain(const std::string& runId);
 
-    // How long a handshake with a key not (yet) admitted waits for an admission before it is refused: a
-    // peer that just got its token connects as soon as its first records are out, and the owner of this
-    // handler reads them within a few seconds. Under the handshake timeout (SocketFactory, 10 s).
-    static constexpr std::chrono::milliseconds kDefaultAdmissionWait{5000};
+    // How long a handshake with a key not (yet) admitted waits for an admission: a peer that just got its
+    // token connects as soon as its first records are out, and the owner of this handler reads them
+    // within a few seconds (or, busy in a round, a little later). Past the wait the request is dropped
+    // unanswered, not refused: the handshake then times out (SocketFactory, 10 s) and the client
+    // reconnects and asks again, whereas libzmq never retries a refused handshake. Keys that are known
+    // and expired or banned are refused at once.
+    static constexpr std::chrono::milliseconds kDefaultAdmissionWait{9000};
     // At most this many handshakes wait at once; beyond, unknown keys are refused at once.
     static constexpr std::size_t kMaxWaiting = 1024;
 
