@@ -34,6 +34,8 @@ packages=(
   libprotobuf-dev protobuf-compiler iproute2
   # password hashes for the allowlist admission policy (Argon2id)
   libargon2-dev
+  # the contribution ledger: SQLite through its C API (core/ uses QtCore only, no QtSql)
+  libsqlite3-dev
   # libFuzzer targets (clang's -fsanitize=fuzzer, runtime in libclang-rt-14-dev)
   clang libclang-rt-14-dev
   # tokenizer training (spm_train), JSON for the Qt-free model layer
