@@ -12,12 +12,12 @@
 #include "core/security/AccessToken.h"
 #include "core/security/CurveKeyPair.h"
 #include "core/security/PeerIdentity.h"
+#include "core/security/SecretFile.h"
 #include "core/security/TokenAuthority.h"
 #include "core/security/Username.h"
 
 #include <QDateTime>
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -50,16 +50,15 @@ security::AccessToken::Role tokenRole(wire::Role role) {
     }
 }
 
+// A small file the user names on the command line, read through SecretFile (bounded, a regular file);
+// any problem is a usage error naming the option.
 QByteArray readSmallFile(const QString& option, const QString& path, qint64 limit) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw UsageError("--" + option.toStdString() + ": cannot read '" + path.toStdString() +
-                         "': " + file.errorString().toStdString());
-    const QByteArray bytes = file.read(limit + 1);
-    if (bytes.size() > limit)
-        throw UsageError("--" + option.toStdString() + ": '" + path.toStdString() + "' is larger than " +
-                         std::to_string(limit) + " bytes");
-    return bytes;
+    try {
+        return security::SecretFile(path, "--" + option, limit, security::SecretFile::Access::Unchecked)
+            .readExisting();
+    } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
+    }
 }
 
 // The password or invite code: the first line of --secret-file, or $SAHAJ_SECRET (never a command-line

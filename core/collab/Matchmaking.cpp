@@ -63,6 +63,7 @@ GroupMember memberOf(const wire::MemberInfo& info) {
 struct Accepted {
     wire::MemberInfo info;
     std::uint64_t requestId = 0;
+    std::string curveKey; // from its token, checked when it asked (empty in runs that admit anyone)
 };
 
 // One formGroup call's state machine; kept out of the header so that Matchmaking stays a small interface.
@@ -199,11 +200,10 @@ private:
     // be reached is a silent member, which the all-reduce's timeouts handle.
     void begin() {
         std::vector<GroupMember> members{self_};
-        for (const auto& [peerId, accepted] : accepted_)
+        for (const auto& [peerId, accepted] : accepted_) {
             members.push_back(memberOf(accepted.info));
-        // Each accepted member's token was checked when it joined; binding again fills the keys in.
-        if (!MemberCredentials::bind(members, options_.admission))
-            members.resize(1);
+            members.back().curveKey = accepted.curveKey;
+        }
         if (options_.claims)
             options_.claims->cap(members, self_.peerId);
         result_.group = GroupPlanner::plan(std::move(members), epoch_, options_.encoding, options_.vectorSize,
@@ -416,15 +416,15 @@ private:
             return wire::JoinReply::BAD_SCHEMA;
         if (request.expiration_ms() <= wallMs())
             return wire::JoinReply::EXPIRED;
-        if (request.member().peer_id() != sender ||
-            (options_.admission &&
-             MemberCredentials::curveKeyOf(sender, request.member().token(), *options_.admission,
-                                           static_cast<qint64>(wallMs() / 1000))
-                 .empty()))
+        std::string curveKey;
+        if (options_.admission)
+            curveKey = MemberCredentials::curveKeyOf(sender, request.member().token(), *options_.admission,
+                                                     static_cast<qint64>(wallMs() / 1000));
+        if (request.member().peer_id() != sender || (options_.admission && curveKey.empty()))
             return wire::JoinReply::PROTOCOL_VIOLATION; // someone else's entry, or no valid token
         if (!accepted_.count(sender) && accepted_.size() + 1 >= options_.maxGroupSize)
             return wire::JoinReply::GROUP_IS_FULL;
-        accepted_[sender] = {request.member(), requestId};
+        accepted_[sender] = {request.member(), requestId, std::move(curveKey)};
         return wire::JoinReply::ACCEPTED;
     }
 

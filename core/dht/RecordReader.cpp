@@ -28,17 +28,31 @@ RecordReader::admittedToken(const security::PeerId& owner, QByteArrayView creden
                             std::chrono::system_clock::time_point now) const {
     if (credential.isEmpty())
         return std::nullopt;
-    try {
-        security::AccessToken token = security::AccessToken::fromBytes(credential);
-        const qint64 seconds =
-            std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
-        if (token.peer() != owner ||
-            !token.check(admission_->organiser, admission_->runId, seconds).isEmpty())
-            return std::nullopt;
-        return token;
-    } catch (const std::invalid_argument&) {
-        return std::nullopt; // malformed: not a token at all
+    const qint64 seconds = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
+    const QByteArray bytes = credential.toByteArray();
+    std::optional<security::AccessToken> token;
+    {
+        const std::lock_guard lock(verifiedMutex_);
+        if (const auto found = verified_.find(bytes); found != verified_.end())
+            token = found->second;
     }
+    if (!token) {
+        try {
+            security::AccessToken parsed = security::AccessToken::fromBytes(bytes);
+            if (!parsed.check(admission_->organiser, admission_->runId, seconds).isEmpty())
+                return std::nullopt;
+            token = std::move(parsed);
+        } catch (const std::invalid_argument&) {
+            return std::nullopt; // malformed: not a token at all
+        }
+        const std::lock_guard lock(verifiedMutex_);
+        if (verified_.size() >= kMaxVerifiedTokens)
+            verified_.clear();
+        verified_.emplace(bytes, *token);
+    }
+    if (token->peer() != owner || !token->checkTime(seconds).isEmpty())
+        return std::nullopt;
+    return token;
 }
 
 } // namespace sahaj::dht

@@ -7,13 +7,16 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <optional>
 
 namespace sahaj::dht {
 
 // Turns DHT values into records: decodes the envelope, applies RecordRules and, for a run that admits
 // peers by token, the RecordAdmission rule; counts what it refuses. Shared between the node's callers and
-// OpenDHT's thread; its only mutable state is the atomic counter.
+// OpenDHT's thread: the counter is atomic, and the tokens already verified (every read brings the same
+// peers' tokens again, and each costs an Ed25519 verification) are kept under a mutex.
 class RecordReader {
 public:
     // No admission: any correctly signed record is read (networks that admit anyone, tests of the DHT).
@@ -37,6 +40,9 @@ private:
 
     const std::optional<RecordAdmission> admission_;
     std::atomic<std::uint64_t> rejected_{0};
+    static constexpr std::size_t kMaxVerifiedTokens = 4096; // then forgotten all at once
+    mutable std::mutex verifiedMutex_;
+    mutable std::map<QByteArray, security::AccessToken> verified_; // signature and run checked
 };
 
 } // namespace sahaj::dht

@@ -1,5 +1,7 @@
 #include "core/net/ZapHandler.h"
 
+#include <QByteArray>
+
 #include <algorithm>
 #include <stdexcept>
 #include <string_view>
@@ -29,15 +31,7 @@ std::int64_t nowMs() {
 }
 
 std::string toHex(const std::string& bytes) {
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string hex;
-    hex.reserve(bytes.size() * 2);
-    for (const char byte : bytes) {
-        const auto value = static_cast<unsigned char>(byte);
-        hex.push_back(kDigits[value >> 4]);
-        hex.push_back(kDigits[value & 0x0f]);
-    }
-    return hex;
+    return QByteArray::fromStdString(bytes).toHex().toStdString();
 }
 
 void requireKeySize(const std::string& bytes, const char* what) {
@@ -54,8 +48,8 @@ std::string ZapHandler::runDomain(const std::string& runId) {
 
 ZapHandler::ZapHandler(zmq::context_t& context, std::string runDomain,
                        std::chrono::milliseconds admissionWait)
-    : context_(context), runDomain_(std::move(runDomain)), admissionWait_(admissionWait),
-      socket_(context_, zmq::socket_type::router) {
+    : runDomain_(std::move(runDomain)), admissionWait_(admissionWait),
+      socket_(context, zmq::socket_type::router) {
     if (runDomain_.empty() || runDomain_.size() > kMaxDomainBytes || runDomain_ == kAdmissionDomain)
         throw std::invalid_argument("a run's ZAP domain must have 1 to " + std::to_string(kMaxDomainBytes) +
                                     " bytes and differ from the admission domain");
@@ -78,7 +72,12 @@ void ZapHandler::admit(const std::string& curveKey, const std::string& peerId, s
     requireKeySize(peerId, "a peer id");
     const std::int64_t now = nowMs();
     const std::lock_guard lock(mutex_);
-    pruneExpired(now);
+    // Called for every record every read of the DHT brings: the same tokens again and again. The list is
+    // swept at most once per kPruneInterval, not at each call.
+    if (now >= nextPruneMs_) {
+        pruneExpired(now);
+        nextPruneMs_ = now + kPruneInterval.count();
+    }
     if (expiresAtMs <= now) {
         // An already expired token admits nothing, and still replaces what the key had before.
         admitted_.erase(curveKey);

@@ -96,7 +96,6 @@ private:
     bool stopRequested() const;
     void pruneExpired(std::int64_t nowMs); // mutex_ held
 
-    zmq::context_t& context_;
     std::string runDomain_;
     std::chrono::milliseconds admissionWait_;
     // A ROUTER, not a REP, so that a reply may wait for an admission while later requests are answered.
@@ -109,6 +108,8 @@ private:
     mutable std::mutex mutex_;                  // guards the members below
     std::map<std::string, Admission> admitted_; // by CURVE key
     std::map<std::string, std::int64_t> bans_;  // peer id -> until
+    std::int64_t nextPruneMs_ = 0;
+    static constexpr std::chrono::milliseconds kPruneInterval{1000};
     std::uint64_t accepted_ = 0;
     std::uint64_t refused_ = 0;
     bool stopping_ = false;

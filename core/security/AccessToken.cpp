@@ -199,6 +199,10 @@ QString AccessToken::check(const PeerId& organiser, const QString& runId, qint64
             .arg(organiser.shortHex());
     if (runId_ != runId)
         return QStringLiteral("the token is for run '%1', not for run '%2'").arg(runId_, runId);
+    return checkTime(nowSeconds);
+}
+
+QString AccessToken::checkTime(qint64 nowSeconds) const {
     // The times are bounded by kMaxTimeSeconds, so these sums cannot overflow whatever nowSeconds is.
     if (nowSeconds < issuedAt_ - kClockSkewSeconds)
         return QStringLiteral("the token is not valid yet: issued at %1, now %2 (clocks %3 s apart at most)")

@@ -49,6 +49,8 @@ public:
     // Empty when the token is valid for `runId` at `nowSeconds`, signed by `organiser`; otherwise why not
     // (bad signature, another run, expired, not yet valid), allowing kClockSkewSeconds either way.
     QString check(const PeerId& organiser, const QString& runId, qint64 nowSeconds) const;
+    // check()'s part about time alone, for a token whose signature and run were checked before.
+    QString checkTime(qint64 nowSeconds) const;
     // Whether less than a third of its lifetime is left at `nowSeconds`: time to ask for a new one.
     bool needsRefresh(qint64 nowSeconds) const;
 

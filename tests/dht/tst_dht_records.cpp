@@ -226,6 +226,16 @@ private Q_SLOTS:
             QVERIFY(!reader.read(kKeyHash, slot, bytes, now).has_value());
         QCOMPARE(reader.rejected(), std::uint64_t(refused.size()));
 
+        // A token verified once is not taken on trust for anything else: copied into another owner's record,
+        // or read again after it expired.
+        const std::uint64_t before = reader.rejected();
+        const PeerIdentity thief = PeerIdentity::generate();
+        const QByteArray copied =
+            RecordEnvelope::sign(thief, kKeyHash, now, now + 30s, "progress", valid).encode();
+        QVERIFY(!reader.read(kKeyHash, RecordRules::valueIdFor(thief.id()), copied, now).has_value());
+        QVERIFY(!reader.read(kKeyHash, slot, withCredential(valid), now + 3700s).has_value());
+        QCOMPARE(reader.rejected(), before + 2);
+
         // A network that admits anyone reads the record and ignores what it carries.
         RecordReader open;
         const auto read = open.read(kKeyHash, slot, withCredential("not a token at all"), now);
