@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+
+namespace sahaj::engine {
+
+// One line of the event log: what the engine did or what went wrong, when.
+struct EngineEvent {
+    enum class Level {
+        Info,      // joined, left, a group formed, a state downloaded
+        Warning,   // a round fell back, a peer was excluded, a token renewal failed
+        Error,     // joining or training failed
+        Milestone, // a round number of epochs or samples contributed (notified when the user wants)
+    };
+
+    qint64 timeMs = 0; // ms since 1970-01-01T00:00Z
+    Level level = Level::Info;
+    QString text;
+};
+
+QString eventLevelName(EngineEvent::Level level);
+
+} // namespace sahaj::engine
+
+Q_DECLARE_METATYPE(sahaj::engine::EngineEvent)

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QString>
+
+namespace sahaj::engine {
+
+// What the volunteer's engine is doing, as the tray icon and the window show it.
+enum class EngineState {
+    Offline,  // not in a collaboration: before Join, after Leave
+    Joining,  // building the model, asking for a token, connecting to the coordinator
+    Waiting,  // joined, but not computing: no peers heard yet, a state downloading, a group forming
+    Training, // computing this peer's share of the batch
+    Paused,   // in no collaboration until resumed, by the user or a pause rule (see PauseCause)
+    Snoozed,  // paused until a time the user chose
+    Error,    // joining or training failed; the snapshot's detail says why
+};
+
+// Why the engine is paused or snoozed. The UI words each for the user (and translates it).
+enum class PauseCause {
+    None,
+    User,            // Pause clicked, or "finish this step, then pause" reached its step
+    Snooze,          // snoozed for 1, 3 or 6 hours
+    OnBattery,       // the machine runs on battery and the user asked to pause then
+    UserActive,      // the user is at the machine and asked to compute only while idle
+    OutsideSchedule, // outside the weekly hours the user allowed
+    QuotaReached,    // today's transfer reached the user's daily quota
+};
+
+// Stable names for logs, settings and tests ("training", "on_battery", ...).
+QString engineStateName(EngineState state);
+QString pauseCauseName(PauseCause cause);
+
+} // namespace sahaj::engine

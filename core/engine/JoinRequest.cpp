@@ -1,0 +1,26 @@
+#include "core/engine/JoinRequest.h"
+
+#include <QRegularExpression>
+
+namespace sahaj::engine {
+
+QString JoinRequest::problem() const {
+    if (run.trimmed().isEmpty())
+        return QStringLiteral("choose the run to join: paste its join link or pick its join file");
+    if (identityDir.isEmpty())
+        return QStringLiteral("the folder for this peer's keys is not set");
+    static const QRegularExpression countryCode(QStringLiteral("^[A-Z]{2}$"));
+    if (!country.isEmpty() && !countryCode.match(country).hasMatch())
+        return QStringLiteral("the country must be a two-letter ISO 3166 code such as BD, or none");
+    static const QRegularExpression deviceName(QStringLiteral("^(cpu|cuda|cuda:[0-9]{1,2})$"));
+    if (!deviceName.match(device).hasMatch())
+        return QStringLiteral("the device must be cpu, cuda or cuda:N");
+    if (!organiser.isEmpty() &&
+        !QRegularExpression(QStringLiteral("^[0-9a-fA-F]{64}$")).match(organiser).hasMatch())
+        return QStringLiteral("the organiser key must be 64 hexadecimal digits");
+    if (threads < 0 || threads > 1024)
+        return QStringLiteral("the thread count must be between 0 (automatic) and 1024");
+    return limits.problem();
+}
+
+} // namespace sahaj::engine

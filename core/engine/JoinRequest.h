@@ -1,0 +1,39 @@
+#pragma once
+
+#include "core/engine/EngineLimits.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+
+namespace sahaj::engine {
+
+// Everything the engine needs to join a run, as the wizard or the settings describe it.
+struct JoinRequest {
+    QString run;         // a join link (sahaj://...) or the path of a join file
+    QString organiser;   // the organiser key to insist on (64 hex digits), empty: the one the run names
+    QString coordinator; // IPV4:PORT, empty: the manifest's first
+    // Credentials the run's policy asks for: a user name and a password or invite code, or a token file
+    // the organiser issued. An open run needs none.
+    QString user = QStringLiteral("volunteer");
+    QString secret;
+    QString tokenFile;
+    QString authEndpoint; // IPV4:PORT, empty: the manifest's, else the one the coordinator announces
+    QString identityDir;  // this peer's keys (created on first use)
+    QString dataDir;      // where the run's data shard is, empty: the manifest's path
+    QString listen = QStringLiteral("127.0.0.1:0"); // where this peer accepts connections
+    bool clientMode = false;                        // connect out only (behind NAT or a firewall)
+    QString device = QStringLiteral("cpu");         // "cpu", "cuda", "cuda:N"
+    // The country this peer shows on the others' peer maps (ISO 3166 alpha-2), empty: not shared.
+    QString country;
+    EngineLimits limits;
+    std::optional<std::uint64_t> seed; // of this peer's data order, none: random
+    int threads = 0;                   // torch CPU threads, 0: torch's choice
+    std::uint64_t stopAtEpoch = 0;     // leave once the run reaches this epoch, 0: the manifest's end
+
+    // Empty when the request can be tried, else one sentence saying what is missing or wrong.
+    QString problem() const;
+};
+
+} // namespace sahaj::engine
