@@ -28,6 +28,8 @@ packages=(
   libtorch-dev libopenblas0-pthread libgloo-dev
   # Qt 6
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-charts-dev qt6-svg-dev libqt6sql6-sqlite
+  # Qt Charts' CMake package needs Qt OpenGL's
+  libqt6opengl6-dev
   # networking, discovery (OpenDHT's CMake config needs msgpack-cxx and jsoncpp found first), crypto,
   # wire schema; iproute2 for the shaped test networks of the benchmarks (scripts/netns)
   libzmq3-dev cppzmq-dev libopendht-dev libmsgpack-cxx-dev libjsoncpp-dev libssl-dev
@@ -44,6 +46,9 @@ packages=(
   gettext unzip xz-utils ca-certificates
   # GUI tests without a display
   xvfb xauth
+  # the desktop app: a Bengali font for the Bengali translation; checks of the desktop entry and the
+  # AppStream metainfo; dpkg-shlibdeps for the .deb's dependencies
+  fonts-lohit-beng-bengali desktop-file-utils appstream dpkg-dev
 )
 
 sudo_cmd=()
