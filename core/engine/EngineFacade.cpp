@@ -25,6 +25,7 @@ EngineFacade::EngineFacade(const QString& ledgerPath, QObject* parent)
       reader_(std::make_unique<store::ContributionLedger>(ledgerPath)),
       snapshot_(std::make_shared<const EngineSnapshot>()) {
     qRegisterMetaType<sahaj::engine::EngineEvent>();
+    qRegisterMetaType<sahaj::engine::HardwareReport>();
 }
 
 EngineFacade::~EngineFacade() = default;

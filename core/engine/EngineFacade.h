@@ -3,6 +3,7 @@
 #include "core/engine/EngineEvent.h"
 #include "core/engine/EngineLimits.h"
 #include "core/engine/EngineSnapshot.h"
+#include "core/engine/HardwareReport.h"
 #include "core/engine/JoinRequest.h"
 #include "core/store/ContributionTotals.h"
 #include "core/store/HistoryBucket.h"
@@ -56,6 +57,9 @@ public:
     virtual void finishStepThenPause() = 0;
     // Applies new limits while running. Returns their problem, empty when applied.
     virtual QString setLimits(const EngineLimits& limits) = 0;
+    // Measures this machine for the wizard, in the background: lists the devices and times a few
+    // micro-batches of the model on `device`; the result comes with hardwareChecked.
+    virtual void checkHardware(const QString& device, int microBatch) = 0;
 
     // From the ledger (this object's thread only). Throws store::SqliteError on a database failure.
     store::ContributionTotals totals() const;
@@ -69,6 +73,7 @@ public:
 Q_SIGNALS:
     void snapshotChanged();
     void eventLogged(const sahaj::engine::EngineEvent& event);
+    void hardwareChecked(const sahaj::engine::HardwareReport& report);
     // The ledger has new rows (an epoch or a transfer sample was recorded).
     void ledgerChanged();
 

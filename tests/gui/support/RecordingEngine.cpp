@@ -67,6 +67,14 @@ QString RecordingEngine::setLimits(const engine::EngineLimits& limits) {
     return {};
 }
 
+void RecordingEngine::checkHardware(const QString& device, int microBatch) {
+    calls << QStringLiteral("hardware:%1:%2").arg(device).arg(microBatch);
+    engine::HardwareReport report = hardwareAnswer;
+    report.device = device;
+    report.microBatch = microBatch;
+    Q_EMIT hardwareChecked(report);
+}
+
 void RecordingEngine::show(const engine::EngineSnapshot& snapshot) {
     publish(std::make_shared<const engine::EngineSnapshot>(snapshot));
 }

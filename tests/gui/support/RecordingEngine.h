@@ -28,6 +28,10 @@ public:
     void resume() override;
     void finishStepThenPause() override;
     QString setLimits(const engine::EngineLimits& limits) override;
+    // Records "hardware:<device>:<batch>" and answers at once with `hardwareAnswer` (device and batch
+    // filled in from the call).
+    void checkHardware(const QString& device, int microBatch) override;
+    engine::HardwareReport hardwareAnswer;
 
     // Publishes a snapshot (and emits snapshotChanged), as the engine does every second.
     void show(const engine::EngineSnapshot& snapshot);
