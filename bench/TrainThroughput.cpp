@@ -8,6 +8,7 @@
 #include "core/model/AlbertForPreTraining.h"
 #include "core/model/AutocastGuard.h"
 #include "core/model/PreTrainingLoss.h"
+#include "core/model/TrainingSpeedProbe.h"
 #include "core/train/GradientClipping.h"
 #include "core/train/Lamb.h"
 #include "core/train/ParameterGrouping.h"
@@ -178,6 +179,19 @@ void benchConfig(const std::string& name, const Options& o, const torch::Device&
                 name.c_str(), model->parameterCount() / 1e6, static_cast<long long>(batchSize),
                 static_cast<long long>(o.sequence), seconds, batchSize / seconds,
                 batchSize * o.sequence / seconds, achieved, achieved / gemm, lossValue);
+
+    // The desktop app's hardware check (forward + backward only, 128-token sequences) on the same model and
+    // device: what a volunteer's wizard shows, against the full step measured above.
+    const sahaj::model::TrainingSpeed probe = sahaj::model::TrainingSpeedProbe::measure(
+        device.str(), static_cast<int>(batchSize), name, std::max(1, o.steps));
+    if (probe.problem.empty())
+        std::printf("%-10s hardware check (seq %ld): %8.2f samples/s, ratio to the full step %.3f%s\n",
+                    name.c_str(), sahaj::model::TrainingSpeedProbe::kSequence, probe.samplesPerSecond,
+                    probe.samplesPerSecond / (batchSize / seconds),
+                    o.sequence == sahaj::model::TrainingSpeedProbe::kSequence ? ""
+                                                                              : " (other sequence length)");
+    else
+        std::printf("%-10s hardware check failed: %s\n", name.c_str(), probe.problem.c_str());
 }
 
 } // namespace

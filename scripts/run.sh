@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # The main job on its built-in default: set everything up, build the Bengali demo corpus, train a tokenizer
-# on it, and run a local collaboration on loopback: a coordinator, three volunteers and one client-mode
-# volunteer, each its own sahaj-node process, training the tiny model together for --steps global steps
-# (default 10) with live progress; the run's summary.json lands in build/runs/demo-<time>/.
+# on it, and run a local collaboration on loopback. Where there is a display ($DISPLAY or
+# $WAYLAND_DISPLAY) the desktop app opens and joins one (`sahaj-volunteer --demo`: a coordinator and two
+# volunteers as sahaj-node processes, every panel alive) until you quit it. Without a display (or with
+# --headless): a coordinator, three volunteers and one client-mode volunteer, each its own sahaj-node
+# process, train the tiny model together for --steps global steps (default 10) with live progress; the
+# run's summary.json lands in build/runs/demo-<time>/.
 # With --local it trains the `small` model on this machine alone instead (a second run continues from the
 # last checkpoint; sahajBERT's learning rate is tuned for a 4096-sample batch, so a short local run on a CPU
 # uses a larger peak rate with a short warmup, docs/training.md).
-# Usage: scripts/run.sh [--steps N] [--local [--batch B] [--seq L]]
+# Usage: scripts/run.sh [--headless] [--steps N] [--local [--batch B] [--seq L]]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 steps=
 local=0
+headless=0
 batch=8
 seq=128
 while (($#)); do
@@ -19,20 +23,22 @@ while (($#)); do
     --batch) batch=$2; shift ;;
     --seq) seq=$2; shift ;;
     --local) local=1 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --headless) headless=1 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
 done
 
 "$here/scripts/setup.sh"
+"$here/scripts/demo-data.sh"
 node="$here/build/app/node/sahaj-node"
 corpus="$here/build/data/demo-corpus"
-"$here/scripts/demo-corpus.sh" --out "$corpus"
-
 tokenizer="$here/build/runs/tokenizer"
-if [ ! -f "$tokenizer/tokenizer.json" ]; then
-  "$node" tokenizer-train --corpus "$corpus/train.txt" --documents paragraphs --vocab 8000 --out "$tokenizer"
+
+# Where there is a display, the desktop app joins the same kind of local collaboration and shows it.
+if [ "$local" = 0 ] && [ "$headless" = 0 ] && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }; then
+  exec "$here/build/app/volunteer/sahaj-volunteer" --demo
 fi
 
 if [ "$local" = 0 ]; then

@@ -13,3 +13,8 @@ ctest --output-on-failure --no-tests=error -j "$(nproc)" "$@"
 if [ -n "${SAHAJ_FUZZ_SECONDS:-}" ] || [ "${CI:-}" = true ]; then
   "$here/scripts/fuzz.sh" --seconds "${SAHAJ_FUZZ_SECONDS:-20}"
 fi
+# The .deb (scripts/package-check.sh, docs/installing.md): built, installed and checked in CI, elsewhere
+# when asked for with SAHAJ_PACKAGE_CHECK=1 (it installs into /usr: root or sudo, and apt).
+if [ "${CI:-}" = true ] || [ "${SAHAJ_PACKAGE_CHECK:-}" = 1 ]; then
+  "$here/scripts/package-check.sh" --build-dir "$here/build"
+fi

@@ -6,7 +6,7 @@
 #include "app/node/TokenizerOption.h"
 #include "app/node/UsageError.h"
 
-#include "core/run/JoinFile.h"
+#include "core/engine/LocalCollaboration.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -19,6 +19,7 @@
 #include <QSaveFile>
 #include <QThread>
 
+#include <deque>
 #include <iostream>
 #include <memory>
 #include <vector>
@@ -28,46 +29,6 @@ namespace sahaj::node {
 namespace {
 
 const QString kDefaultCorpus = QStringLiteral("build/data/demo-corpus/train.txt");
-
-// One peer process of the demo and the JSON lines it printed so far.
-struct Child {
-    QString name;
-    QString dir;
-    std::unique_ptr<QProcess> process;
-    QByteArray pending;
-
-    std::vector<QJsonObject> readLines() {
-        std::vector<QJsonObject> lines;
-        pending += process->readAllStandardOutput();
-        for (qsizetype end; (end = pending.indexOf('\n')) >= 0;) {
-            const QJsonDocument document = QJsonDocument::fromJson(pending.left(end));
-            pending.remove(0, end + 1);
-            if (document.isObject())
-                lines.push_back(document.object());
-        }
-        return lines;
-    }
-    bool running() const { return process->state() != QProcess::NotRunning; }
-};
-
-std::unique_ptr<QProcess> start(const QStringList& arguments, const QString& errorLog) {
-    auto process = std::make_unique<QProcess>();
-    process->setStandardErrorFile(errorLog);
-    process->start(QCoreApplication::applicationFilePath(), arguments);
-    if (!process->waitForStarted(10000))
-        throw std::runtime_error("cannot start " + QCoreApplication::applicationFilePath().toStdString() +
-                                 ": " + process->errorString().toStdString());
-    return process;
-}
-
-void stopAll(std::vector<Child>& children) {
-    for (Child& child : children)
-        if (child.running())
-            child.process->terminate(); // SIGTERM: leave politely, save
-    for (Child& child : children)
-        if (child.running() && !child.process->waitForFinished(30000))
-            child.process->kill();
-}
 
 } // namespace
 
@@ -121,93 +82,36 @@ int DemoCommand::run(const QCommandLineParser& parser) {
         throw UsageError("--out " + out.toStdString() + " is not empty: choose a new folder");
     QDir().mkpath(out);
 
-    // The run: the manifest the coordinator reads, and the signed join file beside it for the volunteers.
-    const QString manifest = QDir(out).filePath("manifest.json");
-    {
-        QProcess init;
-        init.setProcessChannelMode(QProcess::MergedChannels);
-        init.start(QCoreApplication::applicationFilePath(),
-                   {"run-init",
-                    "--out",
-                    manifest,
-                    "--run-id",
-                    "demo",
-                    "--config",
-                    config,
-                    "--corpus",
-                    corpus,
-                    "--tokenizer",
-                    tokenizer,
-                    "--target-batch",
-                    QString::number(CommandLine::integerValue(parser, "target-batch", 4096, 1, 1 << 30)),
-                    "--seq",
-                    "64",
-                    "--lr",
-                    QString::number(CommandLine::realValue(parser, "lr", 0.01, 1e-6, 1.0)),
-                    "--warmup",
-                    "2",
-                    "--total-steps",
-                    QString::number(std::max<long long>(steps * 5, 100)),
-                    "--average-every",
-                    "5",
-                    "--coordinator",
-                    "127.0.0.1:4600"});
-        if (!init.waitForFinished(600000) || init.exitCode() != 0)
-            throw std::runtime_error("run-init failed: " + init.readAll().toStdString());
-    }
-
+    // The run, its coordinator and the volunteers: separate sahaj-node processes on loopback.
     const StopSignalScope signals;
-    std::vector<Child> children;
-    const QStringList timing{
+    engine::LocalCollaboration::Options local;
+    local.nodeProgram = QCoreApplication::applicationFilePath();
+    local.folder = out;
+    local.corpus = corpus;
+    local.tokenizer = tokenizer;
+    local.config = config;
+    local.targetBatch = CommandLine::integerValue(parser, "target-batch", 4096, 1, 1 << 30);
+    local.learningRate = CommandLine::realValue(parser, "lr", 0.01, 1e-6, 1.0);
+    local.totalSteps = std::max<long long>(steps * 5, 100);
+    local.peerArguments = QStringList{
         "--steps",         QString::number(steps),        "--gather-ms", QString::number(gatherMs),
         "--min-gather-ms", QString::number(gatherMs / 3), "--threads",   QString::number(threads)};
-    const QString coordinatorDir = QDir(out).filePath("coordinator");
-    QDir().mkpath(coordinatorDir);
-    children.push_back({"coordinator",
-                        coordinatorDir,
-                        start(QStringList{"coordinator", "--manifest", manifest, "--listen", "127.0.0.1:0",
-                                          "--state-dir", coordinatorDir, "--out", coordinatorDir} +
-                                  timing,
-                              QDir(coordinatorDir).filePath("log.txt")),
-                        {}});
-    // The coordinator's first line says where its DHT listens.
-    int dhtPort = 0;
+    local.readOutput = true;
+    engine::LocalCollaboration collaboration(local);
+    std::deque<engine::LocalCollaboration::Peer>& children = collaboration.peers();
     QElapsedTimer clock;
     clock.start();
-    while (dhtPort == 0) {
-        if (!children.front().running() || clock.elapsed() > 120000 || StopSignalScope::requested()) {
-            stopAll(children);
-            throw std::runtime_error("the coordinator did not start; see " +
-                                     QDir(coordinatorDir).filePath("log.txt").toStdString());
-        }
-        children.front().process->waitForReadyRead(200);
-        for (const QJsonObject& line : children.front().readLines())
-            if (line["event"] == "joined")
-                dhtPort = line["dht_port"].toInt();
-    }
-    std::cout << "demo: coordinator on 127.0.0.1:" << dhtPort << "; starting " << peers
-              << " volunteer(s) and " << clients << " client(s); " << steps << " steps, output in "
+    std::cout << "demo: coordinator on " << collaboration.coordinatorAddress().toStdString() << "; starting "
+              << peers << " volunteer(s) and " << clients << " client(s); " << steps << " steps, output in "
               << out.toStdString() << std::endl;
     for (long long i = 0; i < peers + clients; ++i) {
         const bool client = i >= peers;
         const QString name =
             client ? QStringLiteral("client-%1").arg(i - peers + 1) : QStringLiteral("peer-%1").arg(i + 1);
-        const QString dir = QDir(out).filePath(name);
-        QDir().mkpath(dir);
-        QStringList arguments{"volunteer",
-                              "--manifest",
-                              run::JoinFile::pathBeside(manifest), // the signed join file run-init wrote
-                              "--coordinator",
-                              QStringLiteral("127.0.0.1:%1").arg(dhtPort),
-                              "--identity",
-                              dir,
-                              "--out",
-                              dir,
-                              "--seed",
-                              QString::number(i + 1)};
+        QStringList extra{"--seed", QString::number(i + 1)};
         if (client)
-            arguments << "--client-mode";
-        children.push_back({name, dir, start(arguments + timing, QDir(dir).filePath("log.txt")), {}});
+            extra << "--client-mode";
+        collaboration.addVolunteer(name, extra);
     }
 
     // Live progress: one line per global step, from the first volunteer's view.
@@ -219,7 +123,7 @@ int DemoCommand::run(const QCommandLineParser& parser) {
     };
     const qint64 limitMs = 300000 + steps * 120000;
     while (volunteersRunning() && !StopSignalScope::requested() && clock.elapsed() < limitMs) {
-        for (Child& child : children) {
+        for (engine::LocalCollaboration::Peer& child : children) {
             // Also how QProcess notices that a child ended (without an event loop).
             if (child.running())
                 child.process->waitForFinished(50);
@@ -245,10 +149,10 @@ int DemoCommand::run(const QCommandLineParser& parser) {
         }
     }
     const bool interrupted = StopSignalScope::requested() || volunteersRunning();
-    stopAll(children);
+    collaboration.stopAll();
 
     QStringList dirs;
-    for (const Child& child : children)
+    for (const engine::LocalCollaboration::Peer& child : children)
         dirs << child.dir;
     QJsonObject summary = DemoSummary::build(dirs);
     const bool equal = DemoSummary::parametersEqual(summary);

@@ -3,11 +3,11 @@
 #include "app/node/CommandLine.h"
 #include "app/node/PeerAddress.h"
 #include "app/node/UsageError.h"
-#include "core/admission/TokenClient.h"
 #include "core/admission/TokenRefused.h"
 #include "core/admission/TokenServer.h"
 #include "core/collab/PeerBoard.h"
 #include "core/dht/DhtNode.h"
+#include "core/engine/VolunteerAdmission.h"
 #include "core/net/ZapHandler.h"
 #include "core/security/AccessToken.h"
 #include "core/security/CurveKeyPair.h"
@@ -34,22 +34,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// A volunteer's first token request waits this long for an endpoint that does not answer yet (the
-// coordinator may still be starting), asking again every kRequestTimeout.
-constexpr auto kFirstTokenPatience = 60s;
-constexpr auto kRequestTimeout = 5s;
-
-security::AccessToken::Role tokenRole(wire::Role role) {
-    switch (role) {
-    case wire::ROLE_CLIENT:
-        return security::AccessToken::Role::Client;
-    case wire::ROLE_AUXILIARY:
-        return security::AccessToken::Role::Aux;
-    default:
-        return security::AccessToken::Role::Node;
-    }
-}
-
 // A small file the user names on the command line, read through SecretFile (bounded, a regular file);
 // any problem is a usage error naming the option.
 QByteArray readSmallFile(const QString& option, const QString& path, qint64 limit) {
@@ -69,44 +53,9 @@ QByteArray secretOf(const QCommandLineParser& parser) {
     return QProcessEnvironment::systemEnvironment().value("SAHAJ_SECRET").toUtf8();
 }
 
-std::string rawKey(const QString& hex) {
-    return QByteArray::fromHex(hex.toLatin1()).toStdString();
-}
-
 net::SocketFactory::Curve curveOf(const security::CurveKeyPair& keys) {
     return {keys.publicKey().toStdString(), keys.secretKey().toStdString(),
             net::ZapHandler::kAdmissionDomain};
-}
-
-// One request to the endpoint, on a context of its own (the link's context belongs to its thread).
-QByteArray requestToken(const std::string& endpoint, const run::RunManifest& manifest,
-                        const security::PeerIdentity& identity, const security::CurveKeyPair& curve,
-                        admission::TokenClient::Request request) {
-    zmq::context_t context;
-    const net::SocketFactory sockets(context, identity.id().bytes().toStdString(), {}, curveOf(curve));
-    return admission::TokenClient::request(sockets, endpoint, rawKey(manifest.authCurveKey), identity,
-                                           manifest.runId, security::PeerId::fromHex(manifest.organiser),
-                                           std::move(request), kRequestTimeout);
-}
-
-// The token endpoint the coordinator announces in its DHT record (a record whose token, signed by the
-// organiser, has the coordinator role): a volunteer needs to know only the coordinator's DHT address.
-// Reading the DHT needs no token. Empty when none is heard of within kFirstTokenPatience.
-std::string discoverAuthEndpoint(const run::RunManifest& manifest, const PeerAddress& coordinator) {
-    dht::DhtNodeOptions options;
-    options.bootstrap = {coordinator.toString()};
-    options.admission = dht::RecordAdmission{security::PeerId::fromHex(manifest.organiser), manifest.runId};
-    dht::DhtNode reader(options);
-    collab::PeerBoard board(reader, manifest.runId);
-    const auto giveUpAt = std::chrono::steady_clock::now() + kFirstTokenPatience;
-    while (std::chrono::steady_clock::now() < giveUpAt) {
-        if (reader.connectedNodeCount() > 0)
-            for (const collab::PeerAnnouncement& peer : board.fetch(2s))
-                if (peer.coordinator && !peer.authEndpoint.empty())
-                    return peer.authEndpoint;
-        std::this_thread::sleep_for(500ms);
-    }
-    return {};
 }
 
 } // namespace
@@ -161,82 +110,26 @@ void PeerAdmission::addCoordinatorOptions(QCommandLineParser& parser) {
 
 void PeerAdmission::admitVolunteer(const QCommandLineParser& parser, engine::PeerOptions& options,
                                    const QString& identityDir, const PeerAddress& coordinator) {
-    const run::RunManifest& manifest = options.manifest;
-    if (manifest.organiser.isEmpty() || manifest.authCurveKey.isEmpty())
-        throw UsageError("the run names no organiser or no token endpoint key (auth_curve_key): ask its "
-                         "organiser for a join file from a current sahaj-node run-init");
-    const auto identity = options.link.identity;
-    auto curve =
-        std::make_shared<const security::CurveKeyPair>(security::CurveKeyPair::loadOrCreate(identityDir));
-    const security::PeerId organiser = security::PeerId::fromHex(manifest.organiser);
-    const security::AccessToken::Role role = tokenRole(options.link.role);
-
-    QString endpointAddress = parser.value("auth-endpoint");
-    if (endpointAddress.isEmpty())
-        endpointAddress = manifest.authEndpoint;
-    std::string endpoint;
-    if (!endpointAddress.isEmpty())
-        endpoint =
-            "tcp://" + PeerAddress::parse("auth-endpoint", endpointAddress, false).toString().toStdString();
-    else if (!parser.isSet("token-file"))
-        endpoint = discoverAuthEndpoint(manifest, coordinator);
-    if (endpoint.empty() && !parser.isSet("token-file"))
-        throw std::runtime_error(
-            "no token endpoint: the coordinator at " + coordinator.toString().toStdString() +
-            " announced none within a minute, and neither --auth-endpoint nor the manifest "
-            "names one");
-
-    admission::TokenClient::Request request;
-    request.username = parser.isSet("user") ? parser.value("user") : QStringLiteral("volunteer");
-    if (const QString problem = security::Username::problem(request.username.toUtf8()); !problem.isEmpty())
-        throw UsageError("--user: " + problem.toStdString());
-    request.secret = secretOf(parser);
-    request.curvePublicKey = curve->publicKey();
-    request.role = role;
-
-    QByteArray token;
+    engine::VolunteerAdmission::Credentials credentials;
+    if (parser.isSet("user"))
+        credentials.user = parser.value("user");
+    credentials.secret = secretOf(parser);
     if (parser.isSet("token-file")) {
-        token = readSmallFile("token-file", parser.value("token-file"), security::AccessToken::kMaxBytes);
-        try {
-            const security::AccessToken parsed = security::AccessToken::fromBytes(token);
-            const QString problem =
-                parsed.check(organiser, manifest.runId, QDateTime::currentSecsSinceEpoch());
-            if (!problem.isEmpty())
-                throw UsageError("--token-file: " + problem.toStdString());
-            if (parsed.peer() != identity->id() || parsed.curvePublicKey() != curve->publicKey())
-                throw UsageError("--token-file: the token was issued for other keys than this peer's (" +
-                                 identityDir.toStdString() + ")");
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(std::string("--token-file: ") + e.what());
-        }
-    } else {
-        const auto giveUpAt = std::chrono::steady_clock::now() + kFirstTokenPatience;
-        for (;;) {
-            try {
-                token = requestToken(endpoint, manifest, *identity, *curve, request);
-                break;
-            } catch (const admission::TokenRefused& e) {
-                throw std::runtime_error("the run's token endpoint refused this peer: " +
-                                         std::string(e.what()));
-            } catch (const std::runtime_error&) {
-                if (std::chrono::steady_clock::now() >= giveUpAt)
-                    throw;
-            }
-        }
+        credentials.issuedToken =
+            readSmallFile("token-file", parser.value("token-file"), security::AccessToken::kMaxBytes);
+        credentials.tokenSource = QStringLiteral("--token-file");
     }
-
-    engine::LinkSecurity security;
-    security.admission = {organiser, manifest.runId};
-    security.curve = curve;
-    security.token = token;
-    request.secret.clear(); // renewals present the current token instead
-    if (!endpoint.empty())
-        security.renew = [endpoint, manifest, identity, curve, request](const QByteArray& current) {
-            admission::TokenClient::Request renewal = request;
-            renewal.currentToken = current;
-            return requestToken(endpoint, manifest, *identity, *curve, renewal);
-        };
-    options.link.security = std::move(security);
+    if (parser.isSet("auth-endpoint"))
+        credentials.endpoint =
+            "tcp://" + PeerAddress::parse("auth-endpoint", parser.value("auth-endpoint"), false)
+                           .toString()
+                           .toStdString();
+    try {
+        engine::VolunteerAdmission::admit(options, identityDir, std::move(credentials),
+                                          coordinator.toString());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
 }
 
 std::shared_ptr<TokenEndpoint> PeerAdmission::admitCoordinator(const QCommandLineParser& parser,

@@ -3,6 +3,7 @@
 #include "app/node/CommandLine.h"
 #include "app/node/StopSignalScope.h"
 #include "app/node/UsageError.h"
+#include "core/collab/PeerBoard.h"
 #include "core/engine/CollaborativePeer.h"
 #include "core/run/JoinFile.h"
 #include "core/security/PeerIdentity.h"
@@ -87,6 +88,10 @@ void PeerCommandSupport::addOptions(QCommandLineParser& parser) {
          "MS"},
         {"lead-ms", "Start forming a group this long before the batch is due, in ms (default 3000).", "MS"},
         {"threads", "CPU threads for torch (default: torch's choice).", "N"},
+        {"country",
+         "Show this peer on the others' peer maps in this country (ISO 3166 alpha-2, e.g. BD) (default: not "
+         "shown).",
+         "CC"},
         {"out", "Folder for epochs.jsonl and summary.json.", "DIR"},
     });
 }
@@ -128,6 +133,11 @@ engine::PeerOptions PeerCommandSupport::options(const QCommandLineParser& parser
     options.link.matchmakingLead =
         std::chrono::milliseconds(CommandLine::integerValue(parser, "lead-ms", 3000, 0, 600'000));
     options.link.version = QCoreApplication::applicationVersion().toStdString();
+    if (parser.isSet("country")) {
+        options.link.country = parser.value("country").toStdString();
+        if (options.link.country.empty() || !collab::PeerBoard::isCountryCode(options.link.country))
+            throw UsageError("--country must be two capital letters (ISO 3166 alpha-2), e.g. BD");
+    }
     options.link.log = [](const std::string& message) {
         // One write per line, so that lines from two threads never interleave.
         const std::string text =

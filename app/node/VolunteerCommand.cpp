@@ -5,7 +5,7 @@
 #include "app/node/PeerAdmission.h"
 #include "app/node/PeerCommandSupport.h"
 #include "app/node/UsageError.h"
-#include "core/run/ShardVerifier.h"
+#include "core/engine/LocalDataShard.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -14,31 +14,6 @@
 #include <random>
 
 namespace sahaj::node {
-
-namespace {
-
-// The run's first data shard on this machine: the manifest's file, or one of the same name in --data-dir.
-// Its hash must match the manifest's, or the peer would train on other data than the run's.
-QString dataShard(const run::RunManifest& manifest, const QCommandLineParser& parser) {
-    if (manifest.data.empty())
-        throw UsageError("the manifest lists no data shard");
-    const run::DataShard& shard = manifest.data.front();
-    QString path = run::ShardVerifier::localFile(shard.url).value_or(QString());
-    if (parser.isSet("data-dir"))
-        path =
-            QDir(parser.value("data-dir")).filePath(QFileInfo(path.isEmpty() ? shard.url : path).fileName());
-    if (path.isEmpty() || !QFileInfo(path).isFile())
-        throw std::runtime_error("the data shard " + shard.url.toStdString() +
-                                 " is not on this machine; pass --data-dir with a folder that holds it");
-    run::DataShard local = shard;
-    local.url = QStringLiteral("file://") + QFileInfo(path).absoluteFilePath();
-    if (!run::ShardVerifier::verify(local))
-        throw std::runtime_error(path.toStdString() + " does not match the manifest's size and sha256 for " +
-                                 shard.url.toStdString());
-    return QFileInfo(path).absoluteFilePath();
-}
-
-} // namespace
 
 QString VolunteerCommand::description() const {
     return QStringLiteral(
@@ -114,7 +89,7 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
         CommandLine::realValue(parser, "max-download-mbps", 0.0, 0.0, 1e6) * mbps;
     options.link.claimedBytesPerSecond = CommandLine::realValue(parser, "claim-mbps", 0.0, 0.0, 1e7) * mbps;
     if (options.trains) {
-        options.data.corpusPath = dataShard(options.manifest, parser);
+        options.data.corpusPath = engine::LocalDataShard::find(options.manifest, parser.value("data-dir"));
         options.data.tokenizerPath = options.manifest.tokenizer.path;
         options.data.microBatchSize =
             static_cast<int>(CommandLine::integerValue(parser, "batch", 8, 1, 65536));

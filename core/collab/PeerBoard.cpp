@@ -14,6 +14,11 @@ namespace sahaj::collab {
 PeerBoard::PeerBoard(dht::DhtNode& node, const QString& runId)
     : node_(node), key_(QStringLiteral("sahaj/%1/peers").arg(runId)) {}
 
+bool PeerBoard::isCountryCode(const std::string& code) {
+    return code.empty() || (code.size() == 2 && std::all_of(code.begin(), code.end(),
+                                                            [](char c) { return c >= 'A' && c <= 'Z'; }));
+}
+
 QByteArray PeerBoard::encode(const PeerAnnouncement& announcement) {
     wire::PeerRecord record;
     record.set_role(announcement.role);
@@ -23,6 +28,7 @@ QByteArray PeerBoard::encode(const PeerAnnouncement& announcement) {
     record.set_epoch(announcement.epoch);
     record.set_version(announcement.version);
     record.set_auth_endpoint(announcement.authEndpoint);
+    record.set_country(announcement.country);
     return QByteArray::fromStdString(record.SerializeAsString());
 }
 
@@ -33,6 +39,8 @@ bool PeerBoard::decode(const dht::DhtRecord& record, PeerAnnouncement& announcem
     if (!wire::Role_IsValid(wire.role()) || wire.role() == wire::ROLE_UNSPECIFIED)
         return false;
     if (!std::isfinite(wire.bandwidth()) || wire.bandwidth() < 0.0 || wire.version().size() > 64)
+        return false;
+    if (!isCountryCode(wire.country()))
         return false;
     try {
         // A donor's endpoint is dialled by newcomers: the same rules as an endpoint in a message.
@@ -53,6 +61,7 @@ bool PeerBoard::decode(const dht::DhtRecord& record, PeerAnnouncement& announcem
     announcement.stateDonor = wire.state_donor();
     announcement.epoch = wire.epoch();
     announcement.version = wire.version();
+    announcement.country = wire.country();
     return true;
 }
 

@@ -31,6 +31,9 @@ struct PeerAnnouncement {
     // trusted only from a record whose token has the coordinator role.
     std::string authEndpoint;
     bool coordinator = false; // its token has the coordinator role
+    // ISO 3166 alpha-2 code the volunteer chose to share for the peer maps ("" when not shared). Signed
+    // with the record, but only the volunteer's word: never used for anything but display.
+    std::string country;
 };
 
 // Where the peers of a run announce themselves: one signed, expiring DHT record per peer under
@@ -41,6 +44,8 @@ public:
     PeerBoard(dht::DhtNode& node, const QString& runId);
 
     void publish(const PeerAnnouncement& announcement, std::chrono::seconds ttl);
+    // "" or two capital letters: the only countries a record may carry.
+    static bool isCountryCode(const std::string& code);
     std::vector<PeerAnnouncement> fetch(std::chrono::milliseconds timeout);
 
     // Donors at `minEpoch` or later, best first: the newest epoch, then the widest link, then the peer id.

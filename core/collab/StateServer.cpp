@@ -10,7 +10,7 @@ void StateServer::offer(std::shared_ptr<const StateChunker> snapshot) {
     snapshot_ = std::move(snapshot);
 }
 
-bool StateServer::answer(zmq::socket_t& router, const net::WireMessage& request) const {
+std::size_t StateServer::answer(zmq::socket_t& router, const net::WireMessage& request) const {
     const wire::StateRequest& asked = request.envelope.state_request();
     wire::Envelope reply;
     reply.set_request_id(request.envelope.request_id());
@@ -24,7 +24,10 @@ bool StateServer::answer(zmq::socket_t& router, const net::WireMessage& request)
         data.push_back(snapshot_->data(asked.chunk()));
     }
     std::vector<zmq::message_t> frames = codec_.encode(std::move(reply), std::move(data));
-    return net::MessageCodec::send(router, frames, &request.route, /*dontWait=*/true);
+    std::size_t bytes = 0;
+    for (const zmq::message_t& frame : frames)
+        bytes += frame.size();
+    return net::MessageCodec::send(router, frames, &request.route, /*dontWait=*/true) ? bytes : 0;
 }
 
 } // namespace sahaj::collab

@@ -1,5 +1,6 @@
 #include "core/engine/CollaborationLink.h"
 
+#include "core/collab/LatencyProbe.h"
 #include "core/collab/Matchmaking.h"
 #include "core/collab/PeerBoard.h"
 #include "core/collab/ProgressBoard.h"
@@ -42,6 +43,11 @@ constexpr std::size_t kMaxStashedParts = 4096;
 constexpr auto kRecordTtl = 60s;
 constexpr auto kAnnouncePeriod = 10s;
 constexpr auto kDhtLookup = 1500ms;
+// How often the peer list for the app is read again from the DHT.
+constexpr auto kSightingPeriod = 15s;
+// How long a latency measurement waits for the connections to open (looked at between the thread's other
+// work).
+constexpr auto kPingBudget = 3s;
 // A newcomer that hears of nobody for this long takes itself to be the first peer of the run.
 constexpr auto kAloneAfter = 8s;
 
@@ -183,6 +189,7 @@ struct CollaborationLink::Session {
     collab::BandwidthClaims claims; // before matchmaking, which reads it
     std::unique_ptr<collab::Matchmaking> matchmaking;
     net::LinkBandwidth bandwidth;
+    collab::LatencyProbe probe;
 
     SteadyClock::time_point started;
     SteadyClock::time_point nextAnnounce{};
@@ -197,6 +204,10 @@ struct CollaborationLink::Session {
     std::optional<FormedGroup> pending;  // formed, waiting for the batch to fill
     SteadyClock::time_point pendingSince{};
     std::string lastProblem;
+    std::vector<collab::PeerAnnouncement> sightings;
+    SteadyClock::time_point nextSighting{};
+    std::uint64_t bytesSent = 0;
+    std::uint64_t bytesReceived = 0;
     QByteArray token; // this peer's current access token (runs that admit by token)
     SteadyClock::time_point nextRenewal{};
 };
@@ -321,6 +332,8 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         // What this round achieved is what the next group is told this peer can do.
         s.bandwidth.upload().add(result.bytesSent, took);
         s.bandwidth.download().add(result.bytesReceived, took);
+        s.bytesSent += result.bytesSent;
+        s.bytesReceived += result.bytesReceived;
         for (net::WireMessage& other : result.otherMessages)
             handleRouterMessage(s, std::move(other));
         outcome.values = std::move(result.values);
@@ -408,6 +421,7 @@ void CollaborationLink::threadMain() {
     while (!stopping_) {
         runTasks(s);
         serveRouter(s, 20ms);
+        s.probe.poll();
         try {
             renewToken(s);
             refreshProgress(s);
@@ -415,6 +429,7 @@ void CollaborationLink::threadMain() {
             maybeDownloadState(s);
             maybeFormGroup(s);
             maybeReleaseGroup(s);
+            lookAround(s);
         } catch (const std::exception& e) {
             // A failed lookup or a refused record must not end the peer: note it and carry on.
             s.lastProblem = e.what();
@@ -468,7 +483,7 @@ void CollaborationLink::serveRouter(Session& s, std::chrono::milliseconds wait) 
 void CollaborationLink::handleRouterMessage(Session& s, net::WireMessage message) {
     const wire::Envelope& envelope = message.envelope;
     if (envelope.has_state_request()) {
-        s.server.answer(s.router, message);
+        s.bytesSent += s.server.answer(s.router, message);
     } else if (envelope.has_join_request()) {
         // Not gathering a group now: say so at once, so that the requester tries the next leader.
         wire::Envelope reply;
@@ -518,6 +533,7 @@ void CollaborationLink::announce(Session& s) {
     self.epoch = s.tracker.localEpoch();
     self.version = options_.version;
     self.authEndpoint = options_.authEndpoint;
+    self.country = options_.country;
     s.peerBoard.publish(self, kRecordTtl);
 }
 
@@ -565,6 +581,7 @@ void CollaborationLink::maybeDownloadState(Session& s) {
             (downloader.lastFailures().empty() ? std::string("no donor") : downloader.lastFailures().back());
         return;
     }
+    s.bytesReceived += download->bytes.size();
     collab::TrainingState state = collab::StateSnapshot::deserialize(
         download->bytes, options_.schemaHash,
         "the state from " + QByteArray::fromStdString(download->donor).toHex().left(16).toStdString());
@@ -659,6 +676,27 @@ void CollaborationLink::maybeReleaseGroup(Session& s) {
     s.pending.reset();
 }
 
+void CollaborationLink::setCaps(double uploadBytesPerSecond, double downloadBytesPerSecond) {
+    if (!(uploadBytesPerSecond >= 0.0) || !(downloadBytesPerSecond >= 0.0))
+        throw std::invalid_argument("a bandwidth cap must be 0 (none) or positive");
+    call([&](Session& s) {
+        // options_ is read on this thread only (Session keeps a reference to it): rounds and claims from now
+        // on use the new caps.
+        options_.uploadBytesPerSecond = uploadBytesPerSecond;
+        options_.downloadBytesPerSecond = downloadBytesPerSecond;
+        s.bandwidth.setCaps(uploadBytesPerSecond, downloadBytesPerSecond);
+        s.nextAnnounce = {}; // the bandwidth this peer declares may have changed
+    });
+}
+
+void CollaborationLink::lookAround(Session& s) {
+    if (SteadyClock::now() < s.nextSighting)
+        return;
+    s.nextSighting = SteadyClock::now() + kSightingPeriod;
+    s.sightings = s.peerBoard.fetch(kDhtLookup);
+    s.probe.start(s.sightings, peerId_, kPingBudget);
+}
+
 void CollaborationLink::publishStatus(Session& s) {
     LinkStatus status;
     status.global = s.tracker.globalProgress(SystemClock::now());
@@ -668,6 +706,11 @@ void CollaborationLink::publishStatus(Session& s) {
     status.uploadBytesPerSecond = s.bandwidth.upload().bytesPerSecond();
     status.downloadBytesPerSecond = s.bandwidth.download().bytesPerSecond();
     status.lastProblem = s.lastProblem;
+    status.peers = s.sightings;
+    status.latencyMs = s.probe.latencies();
+    status.bytesSent = s.bytesSent;
+    status.bytesReceived = s.bytesReceived;
+    status.bytesPerValue = bytesPerValue(options_.encoding);
     const std::lock_guard lock(mutex_);
     status_ = std::move(status);
 }

@@ -2,6 +2,7 @@
 
 #include "core/collab/GlobalProgress.h"
 #include "core/collab/GroupSpec.h"
+#include "core/collab/PeerBoard.h"
 #include "core/collab/TrainingState.h"
 #include "core/engine/LinkOptions.h"
 #include "core/net/WireMessage.h"
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -53,6 +55,14 @@ struct LinkStatus {
     double uploadBytesPerSecond = 0.0;    // measured
     double downloadBytesPerSecond = 0.0;
     std::string lastProblem; // the last thing that went wrong (for the log), empty if none
+    // The peers of the run as their DHT records present them (this one included), read every
+    // kSightingPeriod: the app's peer map and list.
+    std::vector<collab::PeerAnnouncement> peers;
+    std::map<std::string, double> latencyMs; // peer id (32 bytes) → round trip of the last ping
+    // Since the link started: averaging rounds, state served and state downloaded.
+    std::uint64_t bytesSent = 0;
+    std::uint64_t bytesReceived = 0;
+    double bytesPerValue = 2.0; // of the gradient's wire encoding: turns declared values/s into bytes/s
 };
 
 // The collaboration thread of one peer (DESIGN §2): it owns the ZeroMQ sockets, the DHT node, the
@@ -94,6 +104,9 @@ public:
     void epochCompleted(std::uint64_t epoch, std::shared_ptr<const collab::StateChunker> snapshot);
     std::optional<collab::TrainingState> takeState();
     LinkStatus status() const;
+    // The user's new caps in bytes per second (0: none), from the next transfer on: paced in the
+    // transport and bounding the bandwidth this peer declares.
+    void setCaps(double uploadBytesPerSecond, double downloadBytesPerSecond);
 
 private:
     struct Session; // everything the thread owns
@@ -111,6 +124,7 @@ private:
     void maybeFormGroup(Session& s);
     void maybeReleaseGroup(Session& s);
     void publishStatus(Session& s);
+    void lookAround(Session& s);
     // Runs `task` on the collaboration thread and waits for it.
     void call(std::function<void(Session&)> task);
 

@@ -98,6 +98,8 @@ CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(o
         link.allReduce.centeredClip = clip;
     }
     link.trains = options_.trains;
+    linkOptions_ = link;
+    role_ = roleName(link.role);
     link_ = std::make_unique<CollaborationLink>(link);
     peerIdHex_ = hex(link_->peerId());
     if (replica_->epoch() > 0)
@@ -108,11 +110,19 @@ CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(o
 CollaborativePeer::~CollaborativePeer() = default;
 
 std::string CollaborativePeer::endpoint() const {
-    return link_->endpoint();
+    return link_ ? link_->endpoint() : std::string();
 }
 
 std::uint16_t CollaborativePeer::dhtPort() const {
-    return link_->dhtPort();
+    return link_ ? link_->dhtPort() : 0;
+}
+
+std::int64_t CollaborativePeer::batchSamples() const {
+    return accumulator_ ? accumulator_->samples() : 0;
+}
+
+std::int64_t CollaborativePeer::batchTokens() const {
+    return accumulator_ ? accumulator_->tokens() : 0;
 }
 
 std::uint64_t CollaborativePeer::epoch() const {
@@ -140,16 +150,67 @@ void CollaborativePeer::saveCheckpoint() {
 }
 
 std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const Events& events) {
+    const PeerControls fixed; // nothing ever changes: the options rule
+    return run(stop, fixed, events);
+}
+
+bool CollaborativePeer::obey(const PeerControls& controls, const Events& events) {
+    if (const int batch = controls.microBatch.load();
+        accumulator_ && batch > 0 && batch != accumulator_->microBatchSize())
+        accumulator_->setMicroBatchSize(batch);
+    if (const std::uint64_t version = controls.capsVersion.load(); version != capsVersion_) {
+        capsVersion_ = version;
+        linkOptions_.uploadBytesPerSecond = controls.uploadCap.load();
+        linkOptions_.downloadBytesPerSecond = controls.downloadCap.load();
+        if (link_)
+            link_->setCaps(linkOptions_.uploadBytesPerSecond, linkOptions_.downloadBytesPerSecond);
+    }
+    if (controls.paused.load()) {
+        if (link_) {
+            link_.reset(); // publishes the departure
+            if (events.onMessage)
+                events.onMessage("paused: left the collaboration (this batch's " +
+                                 std::to_string(batchSamples()) + " samples are kept)");
+        }
+        return false;
+    }
+    if (!link_) {
+        link_ = std::make_unique<CollaborationLink>(linkOptions_);
+        offerState(); // also tells the new link this peer's epoch
+        if (accumulator_)
+            link_->reportProgress(static_cast<std::uint64_t>(accumulator_->samples()), 0.0);
+        if (events.onMessage)
+            events.onMessage("resumed: rejoined the collaboration at epoch " +
+                             std::to_string(replica_->epoch()));
+    }
+    return true;
+}
+
+std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerControls& controls,
+                                     const Events& events) {
     const std::uint64_t stopAt = options_.stopAtEpoch > 0
                                      ? options_.stopAtEpoch
                                      : static_cast<std::uint64_t>(options_.manifest.training.maxEpochs);
     collab::ThroughputEstimator throughput;
     lastEpochAt_ = std::chrono::steady_clock::now();
     throughput.resume(collab::ThroughputEstimator::Clock::now());
-    auto nextStatus = std::chrono::steady_clock::now() + 5s;
-    while (!stop.load() && replica_->epoch() < stopAt) {
+    auto nextStatus = std::chrono::steady_clock::now() + options_.statusInterval;
+    bool wasPaused = false;
+    while (!stop.load() && !controls.stop.load() && replica_->epoch() < stopAt) {
+        const bool running = obey(controls, events);
+        if (!running) {
+            if (!wasPaused)
+                throughput.pause(collab::ThroughputEstimator::Clock::now());
+            wasPaused = true;
+            std::this_thread::sleep_for(50ms);
+            continue;
+        }
+        if (wasPaused) {
+            throughput.resume(collab::ThroughputEstimator::Clock::now());
+            wasPaused = false;
+        }
         if (events.onStatus && std::chrono::steady_clock::now() >= nextStatus) {
-            nextStatus = std::chrono::steady_clock::now() + 5s;
+            nextStatus = std::chrono::steady_clock::now() + options_.statusInterval;
             events.onStatus(link_->status(),
                             accumulator_ ? static_cast<std::uint64_t>(accumulator_->samples()) : 0);
         }
@@ -194,9 +255,17 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const Events
             const std::int64_t samples = accumulator_->accumulate(*replica_);
             const auto computed = std::chrono::steady_clock::now() - began;
             computeSeconds_ += std::chrono::duration<double>(computed).count();
-            if (options_.dutyCycle < 1.0) // rest so that computing takes dutyCycle of the time
-                std::this_thread::sleep_for(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                    computed * (1.0 / options_.dutyCycle - 1.0)));
+            const double duty = controls.dutyCycle.load() > 0.0 ? std::min(controls.dutyCycle.load(), 1.0)
+                                                                : options_.dutyCycle;
+            if (duty < 1.0) { // rest so that computing takes `duty` of the time, but answer a pause at once
+                const auto restUntil =
+                    std::chrono::steady_clock::now() +
+                    std::chrono::duration_cast<std::chrono::nanoseconds>(computed * (1.0 / duty - 1.0));
+                while (std::chrono::steady_clock::now() < restUntil && !controls.paused.load() &&
+                       !controls.stop.load() && !stop.load())
+                    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+                        50ms, restUntil - std::chrono::steady_clock::now()));
+            }
             throughput.recordSamples(static_cast<double>(samples), collab::ThroughputEstimator::Clock::now());
             link_->reportProgress(static_cast<std::uint64_t>(accumulator_->samples()),
                                   throughput.samplesPerSecond());
@@ -214,6 +283,7 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
     const std::int64_t samples = accumulator_ ? accumulator_->samples() : 0;
     const double localLoss = accumulator_ ? accumulator_->meanLoss() : 0.0;
     report.localSamples = samples;
+    report.localTokens = accumulator_ ? accumulator_->tokens() : 0;
     report.localLoss = localLoss;
     report.weight = static_cast<double>(samples);
     const std::int64_t vectorSize = group.group.vectorSize;

@@ -2,6 +2,7 @@
 
 #include "core/engine/CollaborationLink.h"
 #include "core/engine/EpochReport.h"
+#include "core/engine/PeerControls.h"
 #include "core/engine/PeerOptions.h"
 
 #include <atomic>
@@ -42,10 +43,18 @@ public:
 
     // Trains until `stop` is set or the stop epoch is reached. Returns the epoch reached.
     std::uint64_t run(const std::atomic<bool>& stop, const Events& events);
+    // The same, obeying `controls` as they change (pause, duty cycle, micro-batch, caps); stops when
+    // either `stop` or controls.stop is set.
+    std::uint64_t run(const std::atomic<bool>& stop, const PeerControls& controls, const Events& events);
 
     const std::string& peerIdHex() const { return peerIdHex_; }
+    // The ROUTER's endpoint and the DHT port (empty and 0 while paused: not in the collaboration).
     std::string endpoint() const;
     std::uint16_t dhtPort() const;
+    const std::string& role() const { return role_; }
+    // This peer's samples and tokens in the current batch (0 for a peer that trains nothing).
+    std::int64_t batchSamples() const;
+    std::int64_t batchTokens() const;
     std::uint64_t epoch() const;
     std::string parametersSha256() const;
     // The coordinator's checkpoint, written now (also done every checkpointEvery epochs and by run()
@@ -55,11 +64,17 @@ public:
 private:
     EpochReport averageAndStep(FormedGroup& group);
     void offerState();
+    // Applies what changed in `controls` since the last call; leaves or rejoins the collaboration.
+    // Returns false while paused.
+    bool obey(const PeerControls& controls, const Events& events);
 
     PeerOptions options_;
     std::unique_ptr<ModelReplica> replica_;
     std::unique_ptr<GradientAccumulator> accumulator_;
-    std::unique_ptr<CollaborationLink> link_;
+    std::unique_ptr<CollaborationLink> link_; // null while paused
+    LinkOptions linkOptions_;                 // to rejoin with after a pause
+    std::uint64_t capsVersion_ = 0;
+    std::string role_;
     std::string peerIdHex_;
     std::string schema_; // ModelReplica::schemaHash of this run: computed once
     std::uint64_t lastCheckpointEpoch_ = 0;

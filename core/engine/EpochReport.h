@@ -23,7 +23,8 @@ struct EpochReport {
     double loss = 0.0;       // the batch's mean loss (averaged with the group), 0 if unknown
     double localLoss = 0.0;  // this peer's own mean loss over its samples
     std::int64_t localSamples = 0;
-    double weight = 0.0; // this peer's averaging weight
+    std::int64_t localTokens = 0; // in those samples (padding excluded)
+    double weight = 0.0;          // this peer's averaging weight
     std::vector<RoundMember> members;
     double share = 0.0;          // this peer's span / vector
     std::int64_t vectorSize = 0; // values averaged

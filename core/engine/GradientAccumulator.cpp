@@ -45,6 +45,14 @@ std::int64_t GradientAccumulator::accumulate(ModelReplica& replica) {
     return samples;
 }
 
+void GradientAccumulator::setMicroBatchSize(int samples) {
+    stream_->setBatchSize(samples);
+}
+
+int GradientAccumulator::microBatchSize() const {
+    return stream_->batchSize();
+}
+
 void GradientAccumulator::reset() {
     samples_ = 0;
     tokens_ = 0;

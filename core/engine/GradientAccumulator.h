@@ -46,6 +46,9 @@ public:
     // Mean training loss (MLM + SOP) over the samples accumulated since the last reset.
     double meanLoss() const { return samples_ > 0 ? lossSum_ / static_cast<double>(samples_) : 0.0; }
     std::int64_t tokens() const { return tokens_; }
+    // Samples per micro-batch from the next one on: the user's memory limit, changed while training.
+    void setMicroBatchSize(int samples);
+    int microBatchSize() const;
     // Forget the accumulation (the caller zeroes the gradients with it).
     void reset();
 

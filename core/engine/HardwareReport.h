@@ -11,7 +11,7 @@ namespace sahaj::engine {
 struct HardwareReport {
     QStringList devices;         // "cpu", "cuda:0", ...
     QString device;              // the one measured
-    qint64 memoryBytes = 0;      // physical memory (the device's for a GPU), 0: unknown
+    qint64 memoryBytes = 0;      // the machine's physical memory, 0: unknown
     int microBatch = 0;          // samples per forward/backward measured with
     double samplesPerSecond = 0; // forward + backward of the run's model (or sahajBERT's when no run yet)
     QString problem;             // why the measurement failed, empty when it worked

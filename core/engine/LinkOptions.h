@@ -83,6 +83,8 @@ struct LinkOptions {
     std::uint64_t maxStateBytes = 4ull << 30;
     std::chrono::milliseconds stateChunkTimeout{20000};
     std::string version;
+    // The country this peer shows on the others' peer maps (ISO 3166 alpha-2), empty: not shared.
+    std::string country;
     // One line per notable event (groups formed, states downloaded, failures), from the collaboration
     // thread: keep it short and thread-safe. May be empty.
     std::function<void(const std::string&)> log;

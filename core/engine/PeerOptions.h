@@ -7,6 +7,7 @@
 
 #include <QString>
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,6 +31,8 @@ struct PeerOptions {
     // Where the coordinator keeps its checkpoint (empty: none): DIR/state.snapshot, DIR/model/.
     QString stateDir;
     std::int64_t checkpointEvery = 5;
+    // How often run() calls Events::onStatus (between micro-batches, so no more often than they end).
+    std::chrono::milliseconds statusInterval{5000};
     // Stop once the replica reaches this epoch (0: the manifest's max_epochs).
     std::uint64_t stopAtEpoch = 0;
     // Testing a run's defences only: send this instead of the gradient (GradientAttack).

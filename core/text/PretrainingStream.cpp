@@ -50,6 +50,10 @@ PretrainingStream::PretrainingStream(const QString& corpusPath, const Tokenizer&
 
 PretrainingStream::~PretrainingStream() = default;
 
+void PretrainingStream::setBatchSize(int batchSize) {
+    batchSize_ = checkedBatchSize(batchSize);
+}
+
 void PretrainingStream::startPass(std::uint64_t pass) {
     reader_->rewind();
     pass_ = pass;

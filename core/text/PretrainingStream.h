@@ -55,6 +55,9 @@ public:
 
     int sequenceLength() const { return sequenceLength_; }
     int batchSize() const { return batchSize_; }
+    // Later batches have `batchSize` examples (a volunteer changing its memory limit while it trains).
+    // Throws std::invalid_argument below 1.
+    void setBatchSize(int batchSize);
     std::uint64_t seed() const { return seed_; }
     // JSONL lines skipped so far under BadLinePolicy::Skip.
     qint64 skippedLines() const { return reader_->skippedLines(); }

@@ -49,7 +49,9 @@ QString Figures::duration(double seconds) {
     if (total < 60)
         return tr("%1 s").arg(locale.toString(total));
     if (total < 3600)
-        return tr("%1 min %2 s").arg(locale.toString(total / 60)).arg(total % 60, 2, 10, QLatin1Char('0'));
+        return tr("%1 min %2 s")
+            .arg(locale.toString(total / 60))
+            .arg(locale.toString(total % 60).rightJustified(2, locale.zeroDigit().front()));
     if (total < 48 * 3600)
         return tr("%1 h %2 min").arg(locale.toString(total / 3600)).arg(locale.toString((total % 3600) / 60));
     return tr("%1 d %2 h").arg(locale.toString(total / 86400)).arg(locale.toString((total % 86400) / 3600));

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "app/volunteer/DemoFiles.h"
+
+#include <QObject>
+#include <QString>
+
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace sahaj::volunteer {
+
+// The embedded collaboration of `sahaj-volunteer --demo`: a coordinator (in the Netherlands) and two
+// volunteers (one in India, one a client in Germany, with different upload caps so the bandwidth panel has
+// something to show) as sahaj-node processes on loopback, which this app then joins like any run. Started on
+// a thread of its own (run-init and the coordinator take several seconds, the window stays responsive) which
+// also owns the processes and stops them when the session ends.
+class DemoSession : public QObject {
+    Q_OBJECT
+public:
+    DemoSession(DemoFiles files, QString folder, QObject* parent = nullptr);
+    // Stops the peers (they leave politely) and waits for them.
+    ~DemoSession() override;
+
+    void start();
+    const QString& folder() const { return folder_; }
+
+Q_SIGNALS:
+    void ready(const QString& joinFile);
+    void failed(const QString& why);
+
+private:
+    DemoFiles files_;
+    QString folder_;
+    std::thread thread_;
+    std::mutex mutex_;
+    std::condition_variable stopped_;
+    bool stopping_ = false;
+};
+
+} // namespace sahaj::volunteer

@@ -1,0 +1,185 @@
+#include "app/volunteer/VolunteerApplication.h"
+
+#include "app/volunteer/ScreenshotTour.h"
+#include "core/engine/VolunteerEngine.h"
+#include "core/store/VolunteerSettings.h"
+#include "ui/AppController.h"
+#include "ui/MainWindow.h"
+#include "ui/TrayIcon.h"
+#include "ui/desktop/AutostartEntry.h"
+#include "ui/system/DBusSensors.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QLocale>
+#include <QStandardPaths>
+#include <QTimer>
+
+#include <iostream>
+
+namespace sahaj::volunteer {
+
+namespace {
+
+// Bengali text needs a font with its glyphs; Qt picks one by fallback where fontconfig offers it, and these
+// families (the package depends on Lohit Bengali) make sure one is asked for first after the UI font.
+void preferBengaliFonts() {
+    QFont font = QApplication::font();
+    font.setFamilies({font.family(), QStringLiteral("Lohit Bengali"), QStringLiteral("Noto Sans Bengali")});
+    QApplication::setFont(font);
+}
+
+} // namespace
+
+VolunteerApplication::VolunteerApplication(Options options) : options_(std::move(options)) {}
+
+VolunteerApplication::~VolunteerApplication() {
+    // Widgets first, then the engine (it leaves the run), then the demo's peers.
+    tour_.reset();
+    window_.reset();
+    controller_.reset();
+    engine_.reset();
+    demo_.reset();
+}
+
+void VolunteerApplication::installTranslator(const QString& settingsPath) {
+    QString language = options_.language;
+    if (language.isEmpty())
+        language = store::VolunteerSettings::load(settingsPath).language;
+    const QLocale locale = language.isEmpty() ? QLocale::system() : QLocale(language);
+    QLocale::setDefault(locale);
+    if (locale.language() == QLocale::Bengali) {
+        preferBengaliFonts();
+        if (translator_.load(QStringLiteral(":/i18n/sahaj_bn.qm")))
+            QCoreApplication::installTranslator(&translator_);
+        else
+            std::cerr << "sahaj-volunteer: the Bengali translation is missing; showing English\n";
+    }
+}
+
+QString VolunteerApplication::start() {
+    QString settingsPath = options_.settingsPath;
+    QString ledgerPath;
+    if (options_.demo) {
+        // The demo keeps its own settings and ledger: a newcomer's tour changes nothing of theirs.
+        demoRoot_ =
+            std::make_unique<QTemporaryDir>(QDir::temp().filePath(QStringLiteral("sahaj-demo-XXXXXX")));
+        if (!demoRoot_->isValid())
+            return QStringLiteral("cannot create a folder for the demo: ") + demoRoot_->errorString();
+        demoRoot_->setAutoRemove(qEnvironmentVariableIsEmpty("SAHAJ_KEEP_DEMO"));
+        settingsPath = demoRoot_->filePath(QStringLiteral("settings.ini"));
+        ledgerPath = demoRoot_->filePath(QStringLiteral("ledger.sqlite"));
+    } else {
+        const QString config = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation);
+        const QString data = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+        if (config.isEmpty() || data.isEmpty())
+            return QStringLiteral("this system names no folders for settings and application data");
+        QDir().mkpath(config);
+        QDir().mkpath(data);
+        if (settingsPath.isEmpty())
+            settingsPath = QDir(config).filePath(QStringLiteral("settings.ini"));
+        ledgerPath = QDir(data).filePath(QStringLiteral("ledger.sqlite"));
+    }
+    installTranslator(settingsPath);
+
+    try {
+        engine_ = std::make_unique<engine::VolunteerEngine>(ledgerPath);
+    } catch (const std::exception& e) {
+        return QStringLiteral("cannot open the contribution ledger %1: %2")
+            .arg(ledgerPath, QString::fromUtf8(e.what()));
+    }
+    controller_ =
+        std::make_unique<ui::AppController>(*engine_, settingsPath, std::make_unique<ui::DBusSensors>());
+    window_ = std::make_unique<ui::MainWindow>(*engine_, *controller_);
+    connect(window_.get(), &ui::MainWindow::quitRequested, this, &VolunteerApplication::quitPolitely);
+    startAtLogin_ = ui::AutostartEntry::isEnabled();
+    connect(controller_.get(), &ui::AppController::settingsChanged, this,
+            &VolunteerApplication::applyStartAtLogin);
+
+    const bool tray = window_->tray() && window_->tray()->available();
+    if (!(options_.minimized && tray))
+        window_->show();
+    if (options_.demo) {
+        startDemo();
+    } else if (!controller_->settings().firstRunDone) {
+        window_->show();
+        window_->openJoinWizard(); // training starts only when the user clicks Join there
+    }
+    if (!options_.screenshotFolder.isEmpty()) {
+        tour_ = std::make_unique<ScreenshotTour>(*engine_, *window_, options_.screenshotFolder);
+        connect(tour_.get(), &ScreenshotTour::finished, this, [this](bool ok) {
+            std::cout << (ok ? "screenshots written to " : "screenshots incomplete in ")
+                      << options_.screenshotFolder.toStdString() << std::endl;
+            QCoreApplication::exit(ok ? 0 : 1);
+        });
+        tour_->start();
+    }
+    return {};
+}
+
+void VolunteerApplication::startDemo() {
+    const DemoFiles files = DemoFiles::locate();
+    if (const QString problem = files.problem(); !problem.isEmpty()) {
+        std::cerr << "sahaj-volunteer: no demo: " << problem.toStdString() << std::endl;
+        QTimer::singleShot(0, qApp, [] { QCoreApplication::exit(2); });
+        return;
+    }
+    demo_ = std::make_unique<DemoSession>(files, demoRoot_->filePath(QStringLiteral("run")));
+    connect(demo_.get(), &DemoSession::ready, this, [this](const QString& joinFile) {
+        store::VolunteerSettings settings = controller_->settings();
+        settings.runLink = joinFile;
+        settings.firstRunDone = true;
+        settings.consentGiven = true;
+        // The demo is for looking: no automatic pause, and this peer on the map (in Bangladesh, sahajBERT's
+        // home, where the system names no country).
+        settings.pauseOnBattery = false;
+        settings.onlyWhenIdle = false;
+        settings.scheduleEnabled = false;
+        settings.shareCountry = true;
+        if (settings.country.isEmpty() && QLocale::system().territory() == QLocale::AnyTerritory)
+            settings.country = QStringLiteral("BD");
+        if (const QStringList problems = controller_->applySettings(settings); !problems.isEmpty()) {
+            std::cerr << "sahaj-volunteer: demo settings refused: " << problems.join("; ").toStdString()
+                      << std::endl;
+            return;
+        }
+        if (const QString problem = controller_->join(QString()); !problem.isEmpty())
+            std::cerr << "sahaj-volunteer: cannot join the demo: " << problem.toStdString() << std::endl;
+    });
+    connect(demo_.get(), &DemoSession::failed, this, [](const QString& why) {
+        std::cerr << "sahaj-volunteer: the demo collaboration did not start: " << why.toStdString()
+                  << std::endl;
+        QCoreApplication::exit(2);
+    });
+    demo_->start();
+}
+
+void VolunteerApplication::applyStartAtLogin() {
+    const bool wanted = controller_->settings().startAtLogin;
+    if (options_.demo || wanted == startAtLogin_)
+        return;
+    QString error;
+    if (ui::AutostartEntry::apply(wanted, &error))
+        startAtLogin_ = wanted;
+    else
+        std::cerr << "sahaj-volunteer: start at login: " << error.toStdString() << std::endl;
+}
+
+void VolunteerApplication::quitPolitely() {
+    if (quitting_)
+        return;
+    quitting_ = true;
+    engine_->leave();
+    // Leaving publishes the departure; give it a moment, but never hang on a stuck network.
+    quitClock_.start();
+    auto* poll = new QTimer(this);
+    connect(poll, &QTimer::timeout, this, [this, poll] {
+        if (!engine_->busy() || quitClock_.elapsed() > 15000) {
+            poll->stop();
+            QCoreApplication::quit();
+        }
+    });
+    poll->start(100);
+}
+
+} // namespace sahaj::volunteer

@@ -1,0 +1,62 @@
+// sahaj-volunteer: the desktop app. It lives in the tray, shows this peer's contribution, its share of the
+// bandwidth, the peers on a map and the training, and obeys the limits and pause rules the user sets.
+#include "app/volunteer/VolunteerApplication.h"
+#include "core/Version.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QIcon>
+
+#include <iostream>
+
+int main(int argc, char* argv[]) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Sahaj"));
+    QApplication::setApplicationName(QStringLiteral("sahaj"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Sahaj"));
+    QApplication::setApplicationVersion(QString::fromLatin1(sahaj::kVersion));
+    QApplication::setDesktopFileName(QStringLiteral("org.sahaj.Sahaj"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/org.sahaj.Sahaj.svg")));
+    // The window stays away while in the tray: closing it must not end the app (MainWindow decides).
+    QApplication::setQuitOnLastWindowClosed(false);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Sahaj volunteer: lend this computer to a collaborative training run."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions({
+        {"demo",
+         "Join an embedded local collaboration (a coordinator and two volunteers on this machine) to see "
+         "every panel alive."},
+        {"minimized", "Start in the tray (as at login)."},
+        {"settings", "Use this settings file instead of the user's.", "FILE"},
+        {"language", "Show the app in this language: en or bn (default: the settings', else the system's).",
+         "LANG"},
+        {"screenshots",
+         "With --demo: once the demo is alive, render every panel into FOLDER as PNG files, then quit.",
+         "FOLDER"},
+    });
+    parser.process(app);
+
+    sahaj::volunteer::VolunteerApplication::Options options;
+    options.demo = parser.isSet("demo");
+    options.minimized = parser.isSet("minimized");
+    options.settingsPath = parser.value("settings");
+    options.language = parser.value("language");
+    options.screenshotFolder = parser.value("screenshots");
+    if (!options.language.isEmpty() && options.language != "en" && options.language != "bn") {
+        std::cerr << "sahaj-volunteer: --language must be en or bn\n";
+        return 2;
+    }
+    if (!options.screenshotFolder.isEmpty() && !options.demo) {
+        std::cerr << "sahaj-volunteer: --screenshots needs --demo (the panels need live data)\n";
+        return 2;
+    }
+    sahaj::volunteer::VolunteerApplication volunteer(options);
+    if (const QString problem = volunteer.start(); !problem.isEmpty()) {
+        std::cerr << "sahaj-volunteer: " << problem.toStdString() << std::endl;
+        return 1;
+    }
+    return QApplication::exec();
+}

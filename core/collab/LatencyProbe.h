@@ -1,0 +1,56 @@
+#pragma once
+
+#include "core/collab/PeerBoard.h"
+
+#include <chrono>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace sahaj::collab {
+
+// Round-trip times to the peers that accept connections, for the app's peer map: the time a TCP connection
+// to the peer's endpoint takes to open (SYN to SYN-ACK, answered by the peer's kernel, so the figure is the
+// network's and not the peer's busy collaboration thread), closed at once. No ZeroMQ socket is involved:
+// opening and closing those on peers that come and go trips an assertion in libzmq 4.3.4, and the peer's
+// libzmq sees only a connection that ends before its greeting. Runs on the collaboration thread without
+// blocking it: start() dials, poll() (called from the thread's loop) collects the connections that opened,
+// until all did or the budget is spent. The figure shown is the least of the last few.
+class LatencyProbe {
+public:
+    static constexpr std::size_t kMaxPeers = 16;
+    static constexpr std::size_t kKeptFigures = 8;
+
+    LatencyProbe() = default;
+    ~LatencyProbe();
+    LatencyProbe(const LatencyProbe&) = delete;
+    LatencyProbe& operator=(const LatencyProbe&) = delete;
+
+    // Dials the peers with an endpoint (at most kMaxPeers, skipping `selfId`); poll() collects for up to
+    // `budget`. Does nothing while a measurement is still running. Figures of peers no longer in `peers`
+    // are dropped.
+    void start(const std::vector<PeerAnnouncement>& peers, const std::string& selfId,
+               std::chrono::milliseconds budget);
+    // Collects the connections that opened, without waiting; ends the measurement when all did or the
+    // budget is spent.
+    void poll();
+    bool running() const { return !dials_.empty(); }
+    // Peer id (32 bytes) → the least round trip, in ms, of its last kKeptFigures measurements.
+    std::map<std::string, double> latencies() const;
+
+private:
+    struct Dial {
+        std::string peerId;
+        int fd = -1;
+        std::chrono::steady_clock::time_point startedAt{};
+    };
+
+    void finish();
+
+    std::map<std::string, std::deque<double>> figures_;
+    std::vector<Dial> dials_;
+    std::chrono::steady_clock::time_point deadline_{};
+};
+
+} // namespace sahaj::collab

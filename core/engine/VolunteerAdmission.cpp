@@ -1,0 +1,169 @@
+#include "core/engine/VolunteerAdmission.h"
+
+#include "core/admission/TokenClient.h"
+#include "core/admission/TokenRefused.h"
+#include "core/collab/PeerBoard.h"
+#include "core/dht/DhtNode.h"
+#include "core/net/SocketFactory.h"
+#include "core/net/ZapHandler.h"
+#include "core/security/AccessToken.h"
+#include "core/security/CurveKeyPair.h"
+#include "core/security/PeerIdentity.h"
+#include "core/security/Username.h"
+
+#include <QDateTime>
+
+#include <zmq.hpp>
+
+#include <stdexcept>
+#include <thread>
+
+namespace sahaj::engine {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// A volunteer's first token request waits this long for an endpoint that does not answer yet (the
+// coordinator may still be starting), asking again every kRequestTimeout.
+constexpr auto kFirstTokenPatience = 60s;
+constexpr auto kRequestTimeout = 5s;
+
+bool cancelled(const std::atomic<bool>* cancel) {
+    return cancel && cancel->load();
+}
+
+security::AccessToken::Role tokenRole(wire::Role role) {
+    switch (role) {
+    case wire::ROLE_CLIENT:
+        return security::AccessToken::Role::Client;
+    case wire::ROLE_AUXILIARY:
+        return security::AccessToken::Role::Aux;
+    default:
+        return security::AccessToken::Role::Node;
+    }
+}
+
+std::string rawKey(const QString& hex) {
+    return QByteArray::fromHex(hex.toLatin1()).toStdString();
+}
+
+net::SocketFactory::Curve curveOf(const security::CurveKeyPair& keys) {
+    return {keys.publicKey().toStdString(), keys.secretKey().toStdString(),
+            net::ZapHandler::kAdmissionDomain};
+}
+
+// One request to the endpoint, on a context of its own (the link's context belongs to its thread).
+QByteArray requestToken(const std::string& endpoint, const run::RunManifest& manifest,
+                        const security::PeerIdentity& identity, const security::CurveKeyPair& curve,
+                        admission::TokenClient::Request request) {
+    zmq::context_t context;
+    const net::SocketFactory sockets(context, identity.id().bytes().toStdString(), {}, curveOf(curve));
+    return admission::TokenClient::request(sockets, endpoint, rawKey(manifest.authCurveKey), identity,
+                                           manifest.runId, security::PeerId::fromHex(manifest.organiser),
+                                           std::move(request), kRequestTimeout);
+}
+
+// The token endpoint the coordinator announces in its DHT record (a record whose token, signed by the
+// organiser, has the coordinator role): a volunteer needs to know only the coordinator's DHT address.
+// Reading the DHT needs no token. Empty when none is heard of within kFirstTokenPatience.
+std::string discoverAuthEndpoint(const run::RunManifest& manifest, const QString& coordinator,
+                                 const std::atomic<bool>* cancel) {
+    dht::DhtNodeOptions options;
+    options.bootstrap = {coordinator};
+    options.admission = dht::RecordAdmission{security::PeerId::fromHex(manifest.organiser), manifest.runId};
+    dht::DhtNode reader(options);
+    collab::PeerBoard board(reader, manifest.runId);
+    const auto giveUpAt = std::chrono::steady_clock::now() + kFirstTokenPatience;
+    while (std::chrono::steady_clock::now() < giveUpAt && !cancelled(cancel)) {
+        if (reader.connectedNodeCount() > 0)
+            for (const collab::PeerAnnouncement& peer : board.fetch(2s))
+                if (peer.coordinator && !peer.authEndpoint.empty())
+                    return peer.authEndpoint;
+        std::this_thread::sleep_for(500ms);
+    }
+    return {};
+}
+
+} // namespace
+
+void VolunteerAdmission::admit(PeerOptions& options, const QString& identityDir, Credentials credentials,
+                               const QString& coordinator, const std::atomic<bool>* cancel) {
+    const run::RunManifest& manifest = options.manifest;
+    if (manifest.organiser.isEmpty() || manifest.authCurveKey.isEmpty())
+        throw std::invalid_argument(
+            "the run names no organiser or no token endpoint key (auth_curve_key): ask "
+            "its organiser for a join file from a current sahaj-node run-init");
+    const auto identity = options.link.identity;
+    auto curve =
+        std::make_shared<const security::CurveKeyPair>(security::CurveKeyPair::loadOrCreate(identityDir));
+    const security::PeerId organiser = security::PeerId::fromHex(manifest.organiser);
+
+    std::string endpoint = credentials.endpoint;
+    if (endpoint.empty() && !manifest.authEndpoint.isEmpty())
+        endpoint = "tcp://" + manifest.authEndpoint.toStdString();
+    const bool issued = !credentials.issuedToken.isEmpty();
+    if (endpoint.empty() && !issued)
+        endpoint = discoverAuthEndpoint(manifest, coordinator, cancel);
+    if (endpoint.empty() && !issued)
+        throw std::runtime_error("no token endpoint: the coordinator at " + coordinator.toStdString() +
+                                 " announced none within a minute, and the run names none");
+
+    admission::TokenClient::Request request;
+    request.username = credentials.user.isEmpty() ? QStringLiteral("volunteer") : credentials.user;
+    if (const QString problem = security::Username::problem(request.username.toUtf8()); !problem.isEmpty())
+        throw std::invalid_argument("user name: " + problem.toStdString());
+    request.secret = credentials.secret;
+    request.curvePublicKey = curve->publicKey();
+    request.role = tokenRole(options.link.role);
+
+    QByteArray token;
+    if (issued) {
+        token = credentials.issuedToken;
+        const std::string source =
+            credentials.tokenSource.isEmpty() ? "the token" : credentials.tokenSource.toStdString();
+        try {
+            const security::AccessToken parsed = security::AccessToken::fromBytes(token);
+            const QString problem =
+                parsed.check(organiser, manifest.runId, QDateTime::currentSecsSinceEpoch());
+            if (!problem.isEmpty())
+                throw std::invalid_argument(source + ": " + problem.toStdString());
+            if (parsed.peer() != identity->id() || parsed.curvePublicKey() != curve->publicKey())
+                throw std::invalid_argument(source +
+                                            ": the token was issued for other keys than this peer's (" +
+                                            identityDir.toStdString() + ")");
+        } catch (const std::invalid_argument& e) {
+            const std::string what = e.what();
+            throw std::invalid_argument(what.rfind(source, 0) == 0 ? what : source + ": " + what);
+        }
+    } else {
+        const auto giveUpAt = std::chrono::steady_clock::now() + kFirstTokenPatience;
+        for (;;) {
+            try {
+                token = requestToken(endpoint, manifest, *identity, *curve, request);
+                break;
+            } catch (const admission::TokenRefused& e) {
+                throw std::runtime_error("the run's token endpoint refused this peer: " +
+                                         std::string(e.what()));
+            } catch (const std::runtime_error&) {
+                if (std::chrono::steady_clock::now() >= giveUpAt || cancelled(cancel))
+                    throw;
+            }
+        }
+    }
+
+    LinkSecurity security;
+    security.admission = {organiser, manifest.runId};
+    security.curve = curve;
+    security.token = token;
+    request.secret.clear(); // renewals present the current token instead
+    if (!endpoint.empty())
+        security.renew = [endpoint, manifest, identity, curve, request](const QByteArray& current) {
+            admission::TokenClient::Request renewal = request;
+            renewal.currentToken = current;
+            return requestToken(endpoint, manifest, *identity, *curve, renewal);
+        };
+    options.link.security = std::move(security);
+}
+
+} // namespace sahaj::engine

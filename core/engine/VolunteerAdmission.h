@@ -1,0 +1,35 @@
+#pragma once
+
+#include "core/engine/PeerOptions.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <atomic>
+
+namespace sahaj::engine {
+
+// How a volunteer is admitted to its run, for the command line and the app alike: load or create its CURVE
+// key, obtain an access token (one the organiser issued, or one asked of the coordinator's token
+// endpoint), check it, and fill PeerOptions::link.security with the keys, the token and the renewal.
+class VolunteerAdmission {
+public:
+    struct Credentials {
+        QString user = QStringLiteral("volunteer");
+        QByteArray secret;      // password or invite code (allowlist and invite runs), never stored
+        QByteArray issuedToken; // an organiser-issued token's bytes, empty: ask the endpoint
+        QString tokenSource;    // where issuedToken came from, for messages ("--token-file")
+        // "tcp://host:port" of the token endpoint; empty: the manifest's, else the one the coordinator
+        // announces in the DHT (looked up through `coordinator`).
+        std::string endpoint;
+    };
+
+    // options.manifest and options.link.identity/role must be set. coordinator: "IPV4:PORT" of its DHT
+    // node. Throws std::invalid_argument for a credential problem the user can fix (a bad user name, a
+    // token for other keys), std::runtime_error when the endpoint refuses or never answers (within a
+    // minute, or until `cancel` is set).
+    static void admit(PeerOptions& options, const QString& identityDir, Credentials credentials,
+                      const QString& coordinator, const std::atomic<bool>* cancel = nullptr);
+};
+
+} // namespace sahaj::engine

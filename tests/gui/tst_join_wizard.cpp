@@ -1,0 +1,178 @@
+// The first-run wizard: Next stays disabled until the consent box is ticked and a run is given; the
+// hardware page shows what the engine measured and measures again on Retry; nothing joins before the
+// last page's Join, which saves the settings (first run done, consent given, the secret never) and
+// joins with the link and the secret typed; a refusal keeps the wizard open with its reason.
+#include "core/store/VolunteerSettings.h"
+#include "support/GuiFixture.h"
+#include "ui/AppController.h"
+#include "ui/JoinWizard.h"
+#include "ui/format/Figures.h"
+
+#include <QAbstractButton>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QtTest>
+
+#include <memory>
+
+using namespace sahaj::testing;
+using sahaj::engine::HardwareReport;
+using sahaj::ui::Figures;
+using sahaj::ui::JoinWizard;
+
+namespace {
+
+const QString kLink = QStringLiteral("sahaj://join/sahajbert-demo?coordinator=127.0.0.1:7000");
+const QString kSecret = QStringLiteral("invite-7f3a-91c2");
+
+// A first run: no settings file yet, the engine offline.
+struct Machine : GuiFixture {
+    std::unique_ptr<JoinWizard> wizard;
+
+    Machine() {
+        startController();
+        engine->hardwareAnswer.devices = {QStringLiteral("cpu"), QStringLiteral("cuda:0")};
+        engine->hardwareAnswer.memoryBytes = 16'000'000'000;
+        engine->hardwareAnswer.samplesPerSecond = 12.5;
+        wizard = std::make_unique<JoinWizard>(*engine, *controller);
+        wizard->show();
+    }
+
+    QAbstractButton* next() const { return wizard->button(QWizard::NextButton); }
+    QAbstractButton* finish() const { return wizard->button(QWizard::FinishButton); }
+    template <typename T>
+    T* field(const char* name) const {
+        T* widget = wizard->findChild<T*>(QLatin1String(name));
+        if (!widget)
+            qFatal("no field %s", name);
+        return widget;
+    }
+    // Consent, link and secret given; on the hardware page.
+    void throughJoinPage() {
+        field<QCheckBox>("consentCheck")->setChecked(true);
+        next()->click();
+        field<QLineEdit>("runLinkEdit")->setText(kLink);
+        field<QLineEdit>("userEdit")->setText(QStringLiteral("rahim"));
+        field<QLineEdit>("secretEdit")->setText(kSecret);
+        next()->click();
+    }
+};
+
+} // namespace
+
+class TestJoinWizard : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void consentIsRequired() {
+        Machine machine;
+        QCOMPARE(machine.wizard->currentId(), int(JoinWizard::ConsentPage));
+        QVERIFY(!machine.next()->isEnabled());
+        machine.next()->click();
+        QCOMPARE(machine.wizard->currentId(), int(JoinWizard::ConsentPage));
+        machine.field<QCheckBox>("consentCheck")->setChecked(true);
+        QVERIFY(machine.next()->isEnabled());
+        machine.field<QCheckBox>("consentCheck")->setChecked(false);
+        QVERIFY(!machine.next()->isEnabled());
+    }
+
+    void aRunIsRequired() {
+        Machine machine;
+        machine.field<QCheckBox>("consentCheck")->setChecked(true);
+        machine.next()->click();
+        QCOMPARE(machine.wizard->currentId(), int(JoinWizard::JoinPage));
+        QVERIFY(!machine.next()->isEnabled());
+        machine.field<QLineEdit>("runLinkEdit")->setText(kLink);
+        QVERIFY(machine.next()->isEnabled());
+        QCOMPARE(machine.field<QLineEdit>("secretEdit")->echoMode(), QLineEdit::Password);
+    }
+
+    void hardwarePageShowsTheMeasurement() {
+        Machine machine;
+        QVERIFY(machine.engine->calls.isEmpty()); // nothing measured before the consent
+        machine.throughJoinPage();
+        QCOMPARE(machine.wizard->currentId(), int(JoinWizard::HardwarePage));
+        QCOMPARE(machine.engine->calls, QStringList{QStringLiteral("hardware:cpu:8")});
+        const QString shown = machine.field<QLabel>("hardwareResult")->text();
+        QVERIFY2(shown.contains(QStringLiteral("cuda:0")), qPrintable(shown));
+        QVERIFY2(shown.contains(Figures::bytes(16e9)), qPrintable(shown));
+        QVERIFY2(shown.contains(Figures::decimal(12.5, 1)), qPrintable(shown));
+        auto* devices = machine.field<QComboBox>("deviceCombo");
+        QCOMPARE(devices->count(), 2);
+
+        // Retry measures again, with the device and micro-batch now chosen.
+        devices->setCurrentIndex(1);
+        machine.field<QSpinBox>("microBatchSpin")->setValue(16);
+        machine.engine->hardwareAnswer.samplesPerSecond = 96.0;
+        machine.field<QAbstractButton>("retryButton")->click();
+        QCOMPARE(machine.engine->calls.last(), QStringLiteral("hardware:cuda:0:16"));
+        QVERIFY(machine.field<QLabel>("hardwareResult")->text().contains(Figures::decimal(96.0, 1)));
+
+        // A failed measurement says why.
+        machine.engine->hardwareAnswer.problem = QStringLiteral("CUDA is not available");
+        machine.field<QAbstractButton>("retryButton")->click();
+        QVERIFY(machine.field<QLabel>("hardwareResult")
+                    ->text()
+                    .contains(QStringLiteral("CUDA is not available")));
+        // Going back and forth does not measure again by itself.
+        const int calls = machine.engine->calls.size();
+        machine.wizard->back();
+        machine.wizard->next();
+        QCOMPARE(machine.engine->calls.size(), calls);
+    }
+
+    void finishJoinsWithTheLinkAndSecret() {
+        Machine machine;
+        machine.throughJoinPage();
+        machine.next()->click();
+        QCOMPARE(machine.wizard->currentId(), int(JoinWizard::LimitsPage));
+        machine.field<QSpinBox>("computeSpin")->setValue(60);
+        machine.field<QSpinBox>("quotaSpin")->setValue(5000);
+        QVERIFY(!machine.joined()); // nothing trains before Join
+        QVERIFY(!QFile::exists(machine.settingsPath));
+
+        QVERIFY(machine.finish()->isVisible());
+        machine.finish()->click();
+        QCOMPARE(machine.wizard->result(), int(QDialog::Accepted));
+        QVERIFY(machine.engine->calls.contains(QStringLiteral("join:") + kLink));
+        QCOMPARE(machine.engine->lastJoin.secret, kSecret);
+        QCOMPARE(machine.engine->lastJoin.user, QStringLiteral("rahim"));
+        QCOMPARE(machine.engine->lastJoin.limits.computePercent, 60.0);
+
+        const VolunteerSettings saved = VolunteerSettings::load(machine.settingsPath);
+        QVERIFY(saved.firstRunDone);
+        QVERIFY(saved.consentGiven);
+        QCOMPARE(saved.runLink, kLink);
+        QCOMPARE(saved.dailyQuotaMB, 5000);
+        QFile file(machine.settingsPath);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(!file.readAll().contains(kSecret.toUtf8())); // the secret is never stored
+    }
+
+    void refusalKeepsTheWizardOpen() {
+        Machine machine;
+        machine.throughJoinPage();
+        machine.next()->click();
+        machine.field<QSpinBox>("quotaSpin")->setValue(10); // below one round's transfer: refused
+        machine.finish()->click();
+        QVERIFY(machine.wizard->isVisible());
+        QCOMPARE(machine.wizard->currentId(), int(JoinWizard::LimitsPage));
+        auto* problem = machine.field<QLabel>("problemLabel");
+        QVERIFY(problem->isVisibleTo(machine.wizard.get()));
+        QVERIFY(!problem->text().isEmpty());
+        QVERIFY(!machine.joined());
+        QVERIFY(!QFile::exists(machine.settingsPath));
+
+        machine.field<QSpinBox>("quotaSpin")->setValue(0);
+        machine.finish()->click();
+        QVERIFY(machine.joined());
+        QVERIFY(!machine.wizard->isVisible());
+    }
+};
+
+QTEST_MAIN(TestJoinWizard)
+#include "tst_join_wizard.moc"

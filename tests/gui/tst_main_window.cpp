@@ -1,0 +1,171 @@
+// The main window: the five panels as tabs (Ctrl+1..5), the control bar and the status bar; an automatic
+// pause shows its reason in the control bar, the status bar and the tray's tooltip; Join runs the wizard
+// on the first run and joins straight away after it; Leave is not reported as a disconnection; closing
+// without a tray quits.
+#include "core/store/VolunteerSettings.h"
+#include "support/GuiFixture.h"
+#include "ui/AppController.h"
+#include "ui/ControlBar.h"
+#include "ui/JoinWizard.h"
+#include "ui/MainWindow.h"
+#include "ui/StateText.h"
+#include "ui/TrayIcon.h"
+#include "ui/panels/BandwidthPanel.h"
+#include "ui/panels/ContributionPanel.h"
+#include "ui/panels/EventLogPanel.h"
+#include "ui/panels/PeerMapPanel.h"
+#include "ui/panels/TrainingPanel.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QtTest>
+
+#include <memory>
+
+using namespace sahaj::testing;
+using sahaj::ui::BandwidthPanel;
+using sahaj::ui::ContributionPanel;
+using sahaj::ui::EventLogPanel;
+using sahaj::ui::JoinWizard;
+using sahaj::ui::MainWindow;
+using sahaj::ui::PeerMapPanel;
+using sahaj::ui::StateText;
+using sahaj::ui::TrainingPanel;
+using sahaj::ui::TrayIcon;
+
+namespace {
+
+const QString kLink = QStringLiteral("sahaj://join/open-run");
+
+// The main window over the fixture's engine and controller; `saved` is the settings file it finds.
+struct Machine : GuiFixture {
+    std::unique_ptr<MainWindow> window;
+
+    explicit Machine(EngineState state = EngineState::Training, const VolunteerSettings* saved = nullptr)
+        : GuiFixture(state) {
+        if (saved)
+            saved->save(settingsPath);
+        window = std::make_unique<MainWindow>(*engine, startController());
+    }
+
+    QString statusLine() const { return window->statusLine()->text(); }
+};
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void fivePanelsAsTabs() {
+        Machine machine;
+        QTabWidget* tabs = machine.window->tabs();
+        QCOMPARE(tabs->count(), 5);
+        QVERIFY(qobject_cast<ContributionPanel*>(tabs->widget(MainWindow::ContributionTab)));
+        QVERIFY(qobject_cast<BandwidthPanel*>(tabs->widget(MainWindow::BandwidthTab)));
+        QVERIFY(qobject_cast<PeerMapPanel*>(tabs->widget(MainWindow::PeersTab)));
+        QVERIFY(qobject_cast<TrainingPanel*>(tabs->widget(MainWindow::TrainingTab)));
+        QVERIFY(qobject_cast<EventLogPanel*>(tabs->widget(MainWindow::LogTab)));
+        QCOMPARE(tabs->tabText(MainWindow::PeersTab), QStringLiteral("Peers"));
+        QVERIFY(machine.window->controlBar()->isVisibleTo(machine.window.get()));
+    }
+
+    void statusLineFollowsTheEngine() {
+        Machine machine;
+        QCOMPARE(machine.statusLine(), StateText::statusLine(*machine.engine->snapshot()));
+        QVERIFY(machine.statusLine().contains(StateText::samplesPerSecond(21.25)));
+        EngineSnapshot waiting = *machine.engine->snapshot();
+        waiting.state = EngineState::Waiting;
+        waiting.detail = QStringLiteral("waiting for a group to form");
+        machine.engine->show(waiting);
+        QVERIFY(machine.statusLine().contains(QStringLiteral("waiting for a group to form")));
+        QVERIFY(machine.window->windowTitle().contains(StateText::state(EngineState::Waiting)));
+    }
+
+    void automaticPauseReasonShowsEverywhere() {
+        Machine machine;
+        const QString reason = StateText::cause(PauseCause::OnBattery);
+        QVERIFY(!machine.statusLine().contains(reason));
+        machine.sensors->setBattery(true);
+        QCOMPARE(machine.engine->calls.last(), QStringLiteral("pause:on_battery"));
+        QCOMPARE(machine.window->controlBar()->stateLabel()->text(), reason);
+        QVERIFY2(machine.statusLine().contains(reason), qPrintable(machine.statusLine()));
+        QVERIFY2(machine.window->tray()->toolTip().contains(reason),
+                 qPrintable(machine.window->tray()->toolTip()));
+        machine.sensors->setBattery(false);
+        QVERIFY(!machine.statusLine().contains(reason));
+        QVERIFY(!machine.window->tray()->toolTip().contains(reason));
+    }
+
+    void ctrlDigitSwitchesTabs() {
+        Machine machine;
+        machine.window->show();
+        machine.window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(machine.window.get()));
+        QCOMPARE(machine.window->tabs()->currentIndex(), int(MainWindow::ContributionTab));
+        QTest::keyClick(machine.window.get(), Qt::Key_3, Qt::ControlModifier);
+        QCOMPARE(machine.window->tabs()->currentIndex(), int(MainWindow::PeersTab));
+        QVERIFY(qobject_cast<PeerMapPanel*>(machine.window->tabs()->currentWidget()));
+        QTest::keyClick(machine.window.get(), Qt::Key_5, Qt::ControlModifier);
+        QVERIFY(qobject_cast<EventLogPanel*>(machine.window->tabs()->currentWidget()));
+        QTest::keyClick(machine.window.get(), Qt::Key_1, Qt::ControlModifier);
+        QVERIFY(qobject_cast<ContributionPanel*>(machine.window->tabs()->currentWidget()));
+    }
+
+    void joinRunsTheWizardOnTheFirstRun() {
+        Machine machine(EngineState::Offline);
+        QCOMPARE(machine.window->joinLeaveAction()->text(), QStringLiteral("&Join…"));
+        machine.window->show();
+        machine.window->joinLeaveAction()->trigger();
+        auto* wizard = machine.window->findChild<JoinWizard*>();
+        QVERIFY(wizard);
+        QVERIFY(wizard->isVisible());
+        QVERIFY(!machine.joined());
+        wizard->reject();
+    }
+
+    void joinAfterTheFirstRunJoinsAtOnce() {
+        VolunteerSettings settings;
+        settings.firstRunDone = true;
+        settings.consentGiven = true;
+        settings.runLink = kLink; // an open run: no user, no secret to ask
+        Machine machine(EngineState::Offline, &settings);
+        machine.window->controlBar()->joinLeaveButton()->click();
+        QVERIFY(machine.engine->calls.contains(QStringLiteral("join:") + kLink));
+        QVERIFY(!machine.window->findChild<JoinWizard*>());
+        QCOMPARE(machine.window->joinLeaveAction()->text(), QStringLiteral("&Leave"));
+    }
+
+    void leaveIsNoDisconnectionNotice() {
+        Machine machine;
+        QSignalSpy notified(machine.window->tray(), &TrayIcon::notified);
+        machine.window->joinLeaveAction()->trigger();
+        QCOMPARE(machine.engine->calls.last(), QStringLiteral("leave"));
+        QCOMPARE(machine.engine->snapshot()->state, EngineState::Offline);
+        QCOMPARE(notified.size(), 0);
+    }
+
+    void closingWithoutATrayQuits() {
+        Machine machine;
+        machine.window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(machine.window.get()));
+        QSignalSpy quit(machine.window.get(), &MainWindow::quitRequested);
+        machine.window->close();
+        QVERIFY(!machine.window->isVisible());
+        // Offscreen there is no tray: the window is the app, and closing it quits. With a tray it hides.
+        QCOMPARE(quit.size(), machine.window->tray()->available() ? 0 : 1);
+    }
+
+    void quitFromTheTray() {
+        Machine machine;
+        QSignalSpy quit(machine.window.get(), &MainWindow::quitRequested);
+        machine.window->tray()->quitAction()->trigger();
+        QCOMPARE(quit.size(), 1);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

@@ -1,0 +1,270 @@
+// The settings dialog: its fields show the saved settings, edits reach the settings file (and the engine's
+// limits) through Apply or OK, and a contradiction shows its sentence, saves nothing and keeps the dialog
+// open. The weekly schedule grid works from the keyboard.
+#include "core/store/VolunteerSettings.h"
+#include "support/RecordingEngine.h"
+#include "ui/AppController.h"
+#include "ui/SettingsDialog.h"
+#include "ui/widgets/WeeklyScheduleGrid.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using sahaj::engine::EngineSnapshot;
+using sahaj::engine::EngineState;
+using sahaj::store::VolunteerSettings;
+using sahaj::testing::busySnapshot;
+using sahaj::testing::RecordingEngine;
+using sahaj::ui::AppController;
+using sahaj::ui::SettingsDialog;
+using sahaj::ui::SystemSensors;
+using sahaj::ui::WeeklyScheduleGrid;
+
+namespace {
+
+qint64 now() {
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+// Mains power, user away: no rule pauses.
+class TestSensors : public SystemSensors {
+public:
+    std::optional<bool> onBattery() const override { return false; }
+    std::optional<qint64> idleMs() const override { return 3600 * 1000; }
+};
+
+QByteArray contentOf(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// Settings with every field away from its default.
+VolunteerSettings unusualSettings() {
+    VolunteerSettings s;
+    s.firstRunDone = true;
+    s.consentGiven = true;
+    s.runLink = QStringLiteral("sahaj://run/abc");
+    s.user = QStringLiteral("rahim");
+    s.tokenFile = QStringLiteral("/home/rahim/token.bin");
+    s.dataDir = QStringLiteral("/data/shard");
+    s.clientMode = true;
+    s.device = QStringLiteral("cuda:1");
+    s.shareCountry = true;
+    s.country = QStringLiteral("BD");
+    s.limits.computePercent = 40;
+    s.limits.microBatch = 4;
+    s.limits.maxUploadMbps = 12.5;
+    s.limits.maxDownloadMbps = 40;
+    s.dailyQuotaMB = 2000;
+    s.pauseOnBattery = false;
+    s.onlyWhenIdle = true;
+    s.idleMinutes = 12;
+    s.scheduleEnabled = false; // a schedule in force would pause the engine for most hours
+    s.schedule.reset();
+    for (int day = 0; day < 5; ++day)
+        for (int hour = 18; hour < 24; ++hour)
+            s.schedule.set(static_cast<std::size_t>(day * 24 + hour));
+    s.startAtLogin = true;
+    s.notifications = false;
+    s.language = QStringLiteral("bn");
+    return s;
+}
+
+struct Machine {
+    QTemporaryDir dir;
+    QString settingsPath = dir.filePath(QStringLiteral("settings.ini"));
+    RecordingEngine engine{dir.filePath(QStringLiteral("ledger.sqlite"))};
+    std::unique_ptr<AppController> controller;
+
+    explicit Machine(const VolunteerSettings* saved = nullptr) {
+        if (saved)
+            saved->save(settingsPath);
+        engine.show(busySnapshot(now()));
+        controller = std::make_unique<AppController>(engine, settingsPath, std::make_unique<TestSensors>());
+    }
+};
+
+template <typename T>
+T* field(const SettingsDialog& dialog, const char* name) {
+    T* widget = dialog.findChild<T*>(QLatin1String(name));
+    if (!widget)
+        qFatal("no field %s", name);
+    return widget;
+}
+
+QPushButton* button(const SettingsDialog& dialog, QDialogButtonBox::StandardButton which) {
+    return dialog.findChild<QDialogButtonBox*>()->button(which);
+}
+
+} // namespace
+
+class TestSettingsDialog : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void fieldsShowTheSettings() {
+        const VolunteerSettings saved = unusualSettings();
+        Machine machine(&saved);
+        SettingsDialog dialog(*machine.controller);
+        QCOMPARE(field<QLineEdit>(dialog, "runLinkEdit")->text(), saved.runLink);
+        QCOMPARE(field<QLineEdit>(dialog, "userEdit")->text(), saved.user);
+        QCOMPARE(field<QComboBox>(dialog, "deviceCombo")->currentText(), saved.device);
+        QVERIFY(field<QCheckBox>(dialog, "clientModeCheck")->isChecked());
+        QCOMPARE(field<QSpinBox>(dialog, "computeSpin")->value(), 40);
+        QCOMPARE(field<QSpinBox>(dialog, "microBatchSpin")->value(), 4);
+        QCOMPARE(field<QDoubleSpinBox>(dialog, "uploadSpin")->value(), 12.5);
+        QCOMPARE(field<QSpinBox>(dialog, "quotaSpin")->value(), 2000);
+        QVERIFY(!field<QCheckBox>(dialog, "batteryCheck")->isChecked());
+        QVERIFY(field<QCheckBox>(dialog, "idleCheck")->isChecked());
+        QCOMPARE(field<QSpinBox>(dialog, "idleMinutesSpin")->value(), 12);
+        QCOMPARE(field<WeeklyScheduleGrid>(dialog, "scheduleGrid")->hours(), saved.schedule);
+        QVERIFY(!field<WeeklyScheduleGrid>(dialog, "scheduleGrid")->isEnabled());
+        QVERIFY(field<QCheckBox>(dialog, "startAtLoginCheck")->isChecked());
+        QVERIFY(!field<QCheckBox>(dialog, "notificationsCheck")->isChecked());
+        QCOMPARE(field<QComboBox>(dialog, "languageCombo")->currentData().toString(), QStringLiteral("bn"));
+        QCOMPARE(field<QComboBox>(dialog, "countryCombo")->currentData().toString(), QStringLiteral("BD"));
+        // Every field, read back: the dialog loses and invents nothing.
+        QVERIFY(dialog.editedSettings() == saved);
+    }
+
+    void defaultsReadBackUnchanged() {
+        // "Share my country, from the system locale" stays so while the combo is left alone.
+        Machine machine;
+        SettingsDialog dialog(*machine.controller);
+        QVERIFY(dialog.editedSettings() == VolunteerSettings());
+        QCOMPARE(field<QComboBox>(dialog, "countryCombo")->itemData(0).toString(), QString());
+        QVERIFY(field<QComboBox>(dialog, "countryCombo")->count() > 200);
+    }
+
+    void applySavesTheEdits() {
+        Machine machine;
+        SettingsDialog dialog(*machine.controller);
+        dialog.show();
+        field<QSpinBox>(dialog, "computeSpin")->setValue(55);
+        field<QDoubleSpinBox>(dialog, "downloadSpin")->setValue(20);
+        field<QSpinBox>(dialog, "quotaSpin")->setValue(800);
+        field<QCheckBox>(dialog, "scheduleCheck")->setChecked(true);
+        auto* grid = field<WeeklyScheduleGrid>(dialog, "scheduleGrid");
+        QVERIFY(grid->isEnabled());
+        grid->setCurrentCell(6, 3);
+        grid->setSelectedAllowed(false); // Sunday 03:00 off
+        field<QComboBox>(dialog, "languageCombo")->setCurrentIndex(2);
+        auto* country = field<QComboBox>(dialog, "countryCombo");
+        country->setCurrentIndex(country->findData(QStringLiteral("DE")));
+        field<QLineEdit>(dialog, "runLinkEdit")->setText(QStringLiteral("  sahaj://run/xyz "));
+
+        button(dialog, QDialogButtonBox::Apply)->click();
+        QVERIFY2(dialog.problems().isEmpty(), qPrintable(dialog.problems().join(QLatin1Char('\n'))));
+        QVERIFY(dialog.isVisible()); // Apply keeps it open
+
+        const VolunteerSettings saved = VolunteerSettings::load(machine.settingsPath);
+        QCOMPARE(saved.limits.computePercent, 55.0);
+        QCOMPARE(saved.limits.maxDownloadMbps, 20.0);
+        QCOMPARE(saved.dailyQuotaMB, 800);
+        QVERIFY(saved.scheduleEnabled);
+        QVERIFY(!saved.schedule.test(6 * 24 + 3));
+        QCOMPARE(saved.schedule.count(), std::size_t(7 * 24 - 1));
+        QCOMPARE(saved.language, QStringLiteral("bn"));
+        QCOMPARE(saved.country, QStringLiteral("DE"));
+        QVERIFY(saved.shareCountry);
+        QCOMPARE(saved.runLink, QStringLiteral("sahaj://run/xyz"));
+        QVERIFY(machine.controller->settings() == saved);
+        // New limits reach the running engine at once.
+        QCOMPARE(machine.engine.calls.last(), QStringLiteral("limits:55:8:0:20"));
+
+        // "Don't share" is a choice too.
+        country->setCurrentIndex(0);
+        button(dialog, QDialogButtonBox::Ok)->click();
+        QVERIFY(!dialog.isVisible());
+        QVERIFY(!VolunteerSettings::load(machine.settingsPath).shareCountry);
+    }
+
+    void contradictionIsShownAndNotSaved() {
+        Machine machine;
+        SettingsDialog dialog(*machine.controller);
+        dialog.show();
+        button(dialog, QDialogButtonBox::Apply)->click(); // the defaults, saved once
+        const QByteArray before = contentOf(machine.settingsPath);
+        QVERIFY(!before.isEmpty());
+
+        field<QCheckBox>(dialog, "scheduleCheck")->setChecked(true);
+        field<QSpinBox>(dialog, "computeSpin")->setValue(30);
+        dialog.findChild<QPushButton*>(QStringLiteral("allowNoneButton"))->click();
+        const QStringList expected = dialog.editedSettings().problems();
+        QVERIFY(!expected.isEmpty());
+
+        button(dialog, QDialogButtonBox::Ok)->click();
+        QVERIFY(dialog.isVisible()); // nothing closes while there is a problem
+        QCOMPARE(dialog.problems(), expected);
+        auto* problems = field<QLabel>(dialog, "problemsLabel");
+        QVERIFY(problems->isVisibleTo(&dialog));
+        for (const QString& sentence : expected)
+            QVERIFY2(problems->text().contains(sentence), qPrintable(problems->text()));
+        QCOMPARE(contentOf(machine.settingsPath), before);
+        QCOMPARE(machine.controller->settings().limits.computePercent, 100.0);
+        QVERIFY(!machine.engine.calls.contains(QStringLiteral("limits:30:8:0:0")));
+
+        // Mended, it saves and the sentence goes.
+        dialog.findChild<QPushButton*>(QStringLiteral("allowAllButton"))->click();
+        button(dialog, QDialogButtonBox::Apply)->click();
+        QVERIFY(dialog.problems().isEmpty());
+        QVERIFY(!problems->isVisibleTo(&dialog));
+        QCOMPARE(VolunteerSettings::load(machine.settingsPath).limits.computePercent, 30.0);
+    }
+
+    void scheduleGridFromTheKeyboard() {
+        WeeklyScheduleGrid grid;
+        grid.show();
+        grid.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&grid));
+        grid.setFocus();
+        grid.setCurrentCell(0, 0);
+        QTest::keyClick(&grid, Qt::Key_Space);
+        QVERIFY(!grid.isAllowed(0, 0));
+        QVERIFY(!grid.hours().test(0));
+        // Right, then Shift+Down selects a block of two; Space turns both off.
+        QTest::keyClick(&grid, Qt::Key_Right);
+        QTest::keyClick(&grid, Qt::Key_Down, Qt::ShiftModifier);
+        QTest::keyClick(&grid, Qt::Key_Space);
+        QVERIFY(!grid.isAllowed(0, 1));
+        QVERIFY(!grid.isAllowed(1, 1));
+        QVERIFY(grid.isAllowed(1, 0));
+        QCOMPARE(grid.hours().count(), std::size_t(7 * 24 - 3));
+        QVERIFY(!grid.hours().test(1 * 24 + 1)); // Tuesday 01:00
+        // Space again turns the selection back on.
+        QTest::keyClick(&grid, Qt::Key_Space);
+        QCOMPARE(grid.hours().count(), std::size_t(7 * 24 - 1));
+        QVERIFY(!grid.accessibleName().isEmpty());
+        QVERIFY(!grid.item(2, 9)->data(Qt::AccessibleTextRole).toString().isEmpty());
+    }
+
+    void scheduleGridByMouse() {
+        WeeklyScheduleGrid grid;
+        grid.resize(grid.sizeHint());
+        grid.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&grid));
+        const QRect cell = grid.visualItemRect(grid.item(3, 10));
+        QTest::mouseClick(grid.viewport(), Qt::LeftButton, {}, cell.center());
+        QVERIFY(!grid.isAllowed(3, 10));
+        QTest::mouseClick(grid.viewport(), Qt::LeftButton, {}, cell.center());
+        QVERIFY(grid.isAllowed(3, 10));
+    }
+};
+
+QTEST_MAIN(TestSettingsDialog)
+#include "tst_settings_dialog.moc"

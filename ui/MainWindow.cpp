@@ -1,0 +1,226 @@
+#include "ui/MainWindow.h"
+
+#include "core/engine/EngineFacade.h"
+#include "ui/AppController.h"
+#include "ui/ControlBar.h"
+#include "ui/JoinWizard.h"
+#include "ui/SettingsDialog.h"
+#include "ui/StateText.h"
+#include "ui/TrayIcon.h"
+#include "ui/panels/BandwidthPanel.h"
+#include "ui/panels/ContributionPanel.h"
+#include "ui/panels/EventLogPanel.h"
+#include "ui/panels/PeerMapPanel.h"
+#include "ui/panels/TrainingPanel.h"
+
+#include <QCloseEvent>
+#include <QCoreApplication>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace sahaj::ui {
+
+namespace {
+
+constexpr int kNoticeMs = 15'000;
+
+bool canJoin(engine::EngineState state) {
+    return state == engine::EngineState::Offline || state == engine::EngineState::Error;
+}
+
+} // namespace
+
+MainWindow::MainWindow(engine::EngineFacade& engine, AppController& controller, QWidget* parent)
+    : QMainWindow(parent), engine_(engine), controller_(controller) {
+    setWindowTitle(tr("Sahaj"));
+    setWindowIcon(TrayIcon::appIcon());
+
+    controlBar_ = new ControlBar(engine_, controller_, this);
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("panelTabs"));
+    tabs_->setAccessibleName(tr("Panels"));
+    bandwidth_ = new BandwidthPanel(engine_, tabs_);
+    // Tab titles carry no mnemonics: Alt+letter belongs to the controls; Ctrl+1..5 switch tabs.
+    tabs_->insertTab(ContributionTab, new ContributionPanel(engine_, tabs_), tr("Contribution"));
+    tabs_->insertTab(BandwidthTab, bandwidth_, tr("Bandwidth"));
+    tabs_->insertTab(PeersTab, new PeerMapPanel(engine_, tabs_), tr("Peers"));
+    tabs_->insertTab(TrainingTab, new TrainingPanel(engine_, tabs_), tr("Training"));
+    tabs_->insertTab(LogTab, new EventLogPanel(engine_, tabs_), tr("Log"));
+
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 0);
+    layout->addWidget(controlBar_);
+    layout->addWidget(tabs_, 1);
+    setCentralWidget(central);
+
+    statusLine_ = new QLabel(this);
+    statusLine_->setObjectName(QStringLiteral("statusLine"));
+    statusLine_->setAccessibleName(tr("Status"));
+    statusLine_->setTextFormat(Qt::PlainText);
+    statusBar()->addWidget(statusLine_, 1);
+    // Notices (a warning, a notification where there is no tray) sit beside the status line, so that the
+    // state and its reason stay in sight.
+    notice_ = new QLabel(this);
+    notice_->setObjectName(QStringLiteral("noticeLabel"));
+    notice_->setAccessibleName(tr("Notice"));
+    notice_->setTextFormat(Qt::PlainText);
+    statusBar()->addPermanentWidget(notice_);
+    noticeTimer_.setSingleShot(true);
+    noticeTimer_.setInterval(kNoticeMs);
+    connect(&noticeTimer_, &QTimer::timeout, notice_, &QLabel::clear);
+
+    tray_ = new TrayIcon(engine_, controller_, this);
+    connect(tray_, &TrayIcon::openRequested, this, &MainWindow::showFromTray);
+    connect(tray_, &TrayIcon::quitRequested, this, &MainWindow::quit);
+    // Without a tray the notices have nowhere else to go.
+    connect(tray_, &TrayIcon::notified, this, [this](const QString& title, const QString& text) {
+        if (!tray_->available())
+            showNotice(tr("%1: %2").arg(title, text));
+    });
+    connect(controlBar_, &ControlBar::joinRequested, this, &MainWindow::join);
+    connect(controlBar_, &ControlBar::leaving, tray_, &TrayIcon::expectLeave);
+
+    buildMenus();
+    connect(&engine_, &engine::EngineFacade::snapshotChanged, this, &MainWindow::render);
+    connect(&controller_, &AppController::causeChanged, this, &MainWindow::render);
+    connect(&controller_, &AppController::warning, this, &MainWindow::showNotice);
+    connect(&controller_, &AppController::settingsChanged, this,
+            [this] { bandwidth_->setDailyQuotaMB(controller_.settings().dailyQuotaMB); });
+    // Queued: the rules' warning is decided after the settings are announced (see ControlBar).
+    connect(&controller_, &AppController::settingsChanged, this, &MainWindow::render, Qt::QueuedConnection);
+    bandwidth_->setDailyQuotaMB(controller_.settings().dailyQuotaMB);
+    resize(1000, 720);
+    render();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+    QMenu* sahaj = menuBar()->addMenu(tr("&Sahaj"));
+    joinLeave_ = sahaj->addAction(tr("&Join…"), this, &MainWindow::joinOrLeave);
+    joinLeave_->setShortcut(QKeySequence(tr("Ctrl+J")));
+    sahaj->addSeparator();
+    settings_ = sahaj->addAction(tr("&Settings…"), this, [this] { openSettings(); });
+    settings_->setShortcut(QKeySequence(tr("Ctrl+,")));
+    settings_->setMenuRole(QAction::PreferencesRole);
+    sahaj->addSeparator();
+    quit_ = sahaj->addAction(tr("&Quit"), this, &MainWindow::quit);
+    quit_->setShortcut(QKeySequence::Quit);
+    quit_->setMenuRole(QAction::QuitRole);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (int tab = 0; tab < tabs_->count(); ++tab) {
+        QAction* action =
+            view->addAction(tabs_->tabText(tab), this, [this, tab] { tabs_->setCurrentIndex(tab); });
+        action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + tab)));
+    }
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* about = help->addAction(tr("&About Sahaj"), this, [this] {
+        QMessageBox::about(this, tr("About Sahaj"),
+                           tr("<p><b>Sahaj</b> %1</p><p>Volunteers train a Bengali language model together: "
+                              "each computer computes part of every batch and the peers average their "
+                              "gradients over the internet.</p>")
+                               .arg(QCoreApplication::applicationVersion().toHtmlEscaped()));
+    });
+    about->setMenuRole(QAction::AboutRole);
+}
+
+void MainWindow::render() {
+    const auto snapshot = engine_.snapshot();
+    const bool joinable = canJoin(snapshot->state);
+    joinLeave_->setText(joinable ? tr("&Join…") : tr("&Leave"));
+    QString line = StateText::statusLine(*snapshot);
+    if (const QString warning = controller_.activeWarning(); !warning.isEmpty())
+        line += QStringLiteral(" · ") + warning;
+    statusLine_->setText(line);
+    setWindowTitle(tr("Sahaj — %1").arg(StateText::state(snapshot->state)));
+}
+
+void MainWindow::joinOrLeave() {
+    if (canJoin(engine_.snapshot()->state)) {
+        join();
+        return;
+    }
+    tray_->expectLeave();
+    controller_.leave();
+}
+
+void MainWindow::join() {
+    const store::VolunteerSettings& settings = controller_.settings();
+    if (!settings.firstRunDone || !settings.consentGiven || settings.runLink.isEmpty()) {
+        openJoinWizard();
+        return;
+    }
+    QString secret;
+    // Runs with a user name want its password or invite code, which is never stored; a token file
+    // stands in for both.
+    if (!settings.user.isEmpty() && settings.tokenFile.isEmpty()) {
+        bool ok = false;
+        secret =
+            QInputDialog::getText(this, tr("Join"), tr("Password or invite code for %1:").arg(settings.user),
+                                  QLineEdit::Password, QString(), &ok);
+        if (!ok)
+            return;
+    }
+    if (const QString problem = controller_.join(secret); !problem.isEmpty())
+        QMessageBox::warning(this, tr("Sahaj"), tr("Joining did not start: %1").arg(problem));
+}
+
+SettingsDialog* MainWindow::openSettings() {
+    auto* dialog = new SettingsDialog(controller_, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->open();
+    return dialog;
+}
+
+JoinWizard* MainWindow::openJoinWizard() {
+    auto* wizard = new JoinWizard(engine_, controller_, this);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    wizard->setWindowModality(Qt::WindowModal);
+    wizard->open();
+    return wizard;
+}
+
+void MainWindow::showFromTray() {
+    showNormal();
+    raise();
+    activateWindow();
+}
+
+void MainWindow::quit() {
+    quitting_ = true;
+    Q_EMIT quitRequested();
+}
+
+void MainWindow::showNotice(const QString& text) {
+    notice_->setText(text);
+    notice_->setToolTip(text);
+    noticeTimer_.start();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!quitting_ && tray_->available()) {
+        // The tray app keeps training with its window closed, as the tray's menu can bring it back.
+        hide();
+        event->ignore();
+        if (!toldAboutTray_ && controller_.settings().notifications) {
+            toldAboutTray_ = true;
+            tray_->notify({tr("Sahaj keeps running"),
+                           tr("Sahaj is still contributing. Open it or quit from its icon in the tray.")});
+        }
+        return;
+    }
+    event->accept();
+    if (!quitting_)
+        quit();
+}
+
+} // namespace sahaj::ui

@@ -1,0 +1,84 @@
+#pragma once
+
+#include <QMainWindow>
+#include <QTimer>
+
+class QAction;
+class QLabel;
+class QTabWidget;
+
+namespace sahaj::engine {
+class EngineFacade;
+}
+
+namespace sahaj::ui {
+
+class AppController;
+class BandwidthPanel;
+class ControlBar;
+class JoinWizard;
+class SettingsDialog;
+class TrayIcon;
+
+// The window: the controls on top, the five panels as tabs (Contribution, Bandwidth, Peers, Training,
+// Log; Ctrl+1..5), a status bar with the state, its reason and the speed, and the menus (Sahaj: Join or
+// Leave, Settings…, Quit; View: the tabs; Help: About). It owns the tray icon. Closing the window hides
+// it to the tray where there is one; without a tray, closing quits (the window is the app there).
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum Tab { ContributionTab, BandwidthTab, PeersTab, TrainingTab, LogTab };
+
+    MainWindow(engine::EngineFacade& engine, AppController& controller, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ControlBar* controlBar() const { return controlBar_; }
+    QTabWidget* tabs() const { return tabs_; }
+    TrayIcon* tray() const { return tray_; }
+    QLabel* statusLine() const { return statusLine_; }
+    QLabel* noticeLabel() const { return notice_; }
+    QAction* joinLeaveAction() const { return joinLeave_; }
+    QAction* settingsAction() const { return settings_; }
+    QAction* quitAction() const { return quit_; }
+
+    // Join: the wizard on the first run (or with no run chosen), else straight in, asking for the run's
+    // password when it needs one. Leave: leaves politely.
+    void joinOrLeave();
+    void join();
+    // Opens the dialogs (window-modal, deleted on close) and returns them.
+    SettingsDialog* openSettings();
+    JoinWizard* openJoinWizard();
+    // Shows, raises and activates the window (the tray's Open).
+    void showFromTray();
+    // Quit was chosen (menu or tray): the app leaves and exits on quitRequested().
+    void quit();
+
+Q_SIGNALS:
+    // The user wants the app to end: from Quit, or closing the window where there is no tray.
+    void quitRequested();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    void render();
+    void showNotice(const QString& text);
+
+    engine::EngineFacade& engine_;
+    AppController& controller_;
+    ControlBar* controlBar_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    BandwidthPanel* bandwidth_ = nullptr;
+    TrayIcon* tray_ = nullptr;
+    QLabel* statusLine_ = nullptr;
+    QLabel* notice_ = nullptr;
+    QTimer noticeTimer_;
+    QAction* joinLeave_ = nullptr;
+    QAction* settings_ = nullptr;
+    QAction* quit_ = nullptr;
+    bool quitting_ = false;
+    bool toldAboutTray_ = false;
+};
+
+} // namespace sahaj::ui

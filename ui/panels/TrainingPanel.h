@@ -1,0 +1,62 @@
+#pragma once
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+class QGridLayout;
+class QLabel;
+class QLineSeries;
+class QProgressBar;
+class QStackedWidget;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace sahaj::engine {
+class EngineFacade;
+}
+
+namespace sahaj::ui {
+
+// How the collaboration's training goes: the state, the global epoch, the current batch filling up
+// towards its target, the time until the next step, who is online, the speeds, and the loss curve of the
+// run. A view of the latest engine snapshot, drawn again whenever the engine publishes one.
+class TrainingPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit TrainingPanel(engine::EngineFacade& engine, QWidget* parent = nullptr);
+
+public Q_SLOTS:
+    // Draws the engine's current snapshot.
+    void render();
+
+private:
+    QLabel* addFigure(int row, int column, const QString& caption, const QString& objectName,
+                      const QString& help);
+    QWidget* buildLossChart();
+    void showBatch(double samples, quint64 target);
+    void showLoss();
+
+    engine::EngineFacade& engine_;
+
+    QGridLayout* figures_ = nullptr;
+    QLabel* stateValue_ = nullptr;
+    QLabel* epochValue_ = nullptr;
+    QLabel* etaValue_ = nullptr;
+    QLabel* peersValue_ = nullptr;
+    QLabel* clientsValue_ = nullptr;
+    QLabel* localRateValue_ = nullptr;
+    QLabel* collaborationRateValue_ = nullptr;
+    QProgressBar* batchProgress_ = nullptr;
+    QStackedWidget* lossStack_ = nullptr;
+    QLabel* lossEmpty_ = nullptr;
+    QChartView* lossView_ = nullptr;
+    QChart* lossChart_ = nullptr;
+    QLineSeries* lossSeries_ = nullptr;
+    QValueAxis* epochAxis_ = nullptr;
+    QValueAxis* lossAxis_ = nullptr;
+};
+
+} // namespace sahaj::ui
