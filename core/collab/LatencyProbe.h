@@ -10,9 +10,10 @@
 
 namespace sahaj::collab {
 
-// Round-trip times to the peers that accept connections, for the app's peer map: the time a TCP connection
-// to the peer's endpoint takes to open (SYN to SYN-ACK, answered by the peer's kernel, so the figure is the
-// network's and not the peer's busy collaboration thread), closed at once. No ZeroMQ socket is involved:
+// Round-trip times to the peers that accept connections, for the app's peer map: the round trip of the
+// handshake of a TCP connection to the peer's endpoint (SYN to SYN-ACK, answered by the peer's kernel, so
+// the figure is the network's and not the peer's busy collaboration thread; read from the kernel's
+// TCP_INFO, so it does not depend on when this thread looks), closed at once. No ZeroMQ socket is involved:
 // opening and closing those on peers that come and go trips an assertion in libzmq 4.3.4, and the peer's
 // libzmq sees only a connection that ends before its greeting. Runs on the collaboration thread without
 // blocking it: start() dials, poll() (called from the thread's loop) collects the connections that opened,

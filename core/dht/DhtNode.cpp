@@ -147,7 +147,22 @@ void DhtNode::put(const QString& key, const QByteArray& payload, std::chrono::se
     auto value = std::make_shared<::dht::Value>(
         RecordValueType::kId, reinterpret_cast<const uint8_t*>(bytes.data()),
         static_cast<size_t>(bytes.size()), RecordRules::valueIdFor(options_.identity->id()));
-    runner_->put(hash, std::move(value));
+    {
+        const std::lock_guard lock(putsMutex_);
+        ++putsInFlight_;
+    }
+    runner_->put(hash, std::move(value), [this](bool) {
+        {
+            const std::lock_guard lock(putsMutex_);
+            --putsInFlight_;
+        }
+        putsDone_.notify_all();
+    });
+}
+
+bool DhtNode::waitForPuts(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(putsMutex_);
+    return putsDone_.wait_for(lock, timeout, [this] { return putsInFlight_ == 0; });
 }
 
 void DhtNode::setCredential(QByteArray credential) {

@@ -63,6 +63,10 @@ public:
     // RecordEnvelope::kMaxPayloadBytes or a ttl outside 1 s..RecordRules::kMaxTtl, std::logic_error when the
     // node has no identity.
     void put(const QString& key, const QByteArray& payload, std::chrono::seconds ttl);
+    // Waits until every put() made so far has been stored by the network or has failed, for at most
+    // `timeout`. Returns whether none is left: a peer that leaves waits here for its departure records to go
+    // out before the node shuts down (puts still in flight at destruction are dropped).
+    bool waitForPuts(std::chrono::milliseconds timeout);
     // The access token put() sends from now on (a renewed one); records already published keep theirs
     // until their owner publishes them again.
     void setCredential(QByteArray credential);
@@ -97,6 +101,9 @@ private:
 
     DhtNodeOptions options_;
     mutable std::mutex credentialMutex_; // guards options_.credential, which a renewal replaces
+    std::mutex putsMutex_;               // guards putsInFlight_, which the runner's callbacks count down
+    std::condition_variable putsDone_;
+    int putsInFlight_ = 0;
     std::shared_ptr<RecordReader> reader_;
     std::unique_ptr<::dht::DhtRunner> runner_;
 

@@ -48,6 +48,8 @@ constexpr auto kSightingPeriod = 15s;
 // How long a latency measurement waits for the connections to open (looked at between the thread's other
 // work).
 constexpr auto kPingBudget = 3s;
+// How long a leaving peer waits for its departure records to be stored.
+constexpr auto kDepartureWait = 3s;
 // A newcomer that hears of nobody for this long takes itself to be the first peer of the run.
 constexpr auto kAloneAfter = 8s;
 
@@ -239,6 +241,9 @@ CollaborationLink::~CollaborationLink() {
         collab::PeerAnnouncement gone;
         gone.role = options_.role;
         session_->peerBoard.publish(gone, 1s);
+        // Puts are asynchronous: without this wait the node would shut down before they reach anyone, and
+        // the others would count this peer until its old records expire (a minute).
+        session_->dht.waitForPuts(kDepartureWait);
     } catch (const std::exception&) {
         // Leaving anyway: the records expire on their own.
     }

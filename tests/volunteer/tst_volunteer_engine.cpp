@@ -118,7 +118,7 @@ private Q_SLOTS:
         request.country = "BD";
         QCOMPARE(engine.join(request), QString());
         const auto failed = waitFor(
-            engine, [](const auto& s) { return s.state == engine::EngineState::Error; }, 30000);
+            engine, [](const auto& s) { return s.state == engine::EngineState::Error; }, 60000);
         QVERIFY2(failed, "a join file that does not exist did not end in the error state");
         QVERIFY2(failed->detail.contains("no-such.join"), qPrintable(failed->detail));
     }
@@ -172,7 +172,7 @@ private Q_SLOTS:
                 }
                 return india && self && coordinator && latency;
             },
-            60000);
+            120000);
         QString peers;
         for (const engine::PeerSighting& peer : engine.snapshot()->peers)
             peers += QStringLiteral(" [%1 %2 %3 self=%4 %5 ms]")
@@ -196,12 +196,12 @@ private Q_SLOTS:
 
         // Pause: the engine leaves the network, and the volunteer process stops counting it.
         std::size_t before = 0;
-        QTRY_VERIFY_WITH_TIMEOUT(lastPeersSeen(volunteer_.dir + "/log", 0, &before) == 3, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(lastPeersSeen(volunteer_.dir + "/log", 0, &before) == 3, 90000);
         engine.pause(engine::PauseCause::OnBattery);
         QCOMPARE(engine.snapshot()->state, engine::EngineState::Paused);
         QCOMPARE(engine.snapshot()->cause, engine::PauseCause::OnBattery);
-        QTRY_VERIFY_WITH_TIMEOUT(events.join("\n").contains("paused: left the collaboration"), 60000);
-        QTRY_VERIFY_WITH_TIMEOUT(lastPeersSeen(volunteer_.dir + "/log", before + 1, nullptr) == 2, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(events.join("\n").contains("paused: left the collaboration"), 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(lastPeersSeen(volunteer_.dir + "/log", before + 1, nullptr) == 2, 120000);
         const std::uint64_t pausedAt = engine.snapshot()->localEpoch;
 
         // Resume: it rejoins and trains on.

@@ -69,6 +69,12 @@ QString Figures::decimal(double value, int decimals) {
     return QLocale().toString(value, 'f', decimals);
 }
 
+QString Figures::milliseconds(double ms) {
+    if (!std::isfinite(ms) || ms < 0)
+        return QStringLiteral("—");
+    return QLocale().toString(ms, 'f', ms < 1.0 ? 2 : ms < 10.0 ? 1 : 0);
+}
+
 QString Figures::percent(double fraction) {
     if (!std::isfinite(fraction))
         return QStringLiteral("—");

@@ -18,6 +18,8 @@ public:
     static QString count(double value);                 // "1,536" with the locale's grouping
     static QString decimal(double value, int decimals); // "9.21"
     static QString percent(double fraction);            // 0.184 → "18.4 %"
+    // A round trip's number of ms, with the digits it needs: "0.06" on a LAN or loopback, "4.2", "38".
+    static QString milliseconds(double ms);
     static QString shortPeerId(const QString& peerIdHex); // "a1b2c3d4…"
 };
 

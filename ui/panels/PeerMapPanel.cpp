@@ -108,7 +108,7 @@ void PeerMapPanel::render() {
         item->setText(CountryColumn, map_->countryName(peer.country));
         item->setText(SpeedColumn, Figures::mbps(peer.mbps));
         item->setText(LatencyColumn, peer.latencyMs >= 0.0
-                                         ? tr("%1 ms").arg(Figures::decimal(peer.latencyMs, 0))
+                                         ? tr("%1 ms").arg(Figures::milliseconds(peer.latencyMs))
                                          : tr("not measured"));
         item->setText(EpochColumn, Figures::count(static_cast<double>(peer.epoch)));
         for (int column : {SpeedColumn, LatencyColumn, EpochColumn})

@@ -143,7 +143,7 @@ QString WorldMapView::toolTipAt(QPointF pos) const {
     const engine::PeerSighting& peer = peers_[dot->peer];
     const QString id = Figures::shortPeerId(peer.peerId);
     const QString latency =
-        peer.latencyMs >= 0.0 ? tr("%1 ms").arg(Figures::decimal(peer.latencyMs, 0)) : tr("not measured");
+        peer.latencyMs >= 0.0 ? tr("%1 ms").arg(Figures::milliseconds(peer.latencyMs)) : tr("not measured");
     return QStringList{peer.self ? tr("Peer %1 (this computer)").arg(id) : tr("Peer %1").arg(id),
                        tr("Role: %1").arg(PeerRole::name(peer.role)),
                        tr("Country: %1").arg(countryName(peer.country)),
