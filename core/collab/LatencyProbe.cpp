@@ -63,7 +63,8 @@ void LatencyProbe::start(const std::vector<PeerAnnouncement>& peers, const std::
         }
         dials_.push_back({peer.peerId, fd, startedAt});
     }
-    std::erase_if(figures_, [&](const auto& entry) { return !wanted.contains(entry.first); });
+    if (std::erase_if(figures_, [&](const auto& entry) { return !wanted.contains(entry.first); }) > 0)
+        summarise();
     deadline_ = Clock::now() + budget;
 }
 
@@ -94,6 +95,7 @@ void LatencyProbe::poll() {
                 figures.push_back(rttMs);
                 if (figures.size() > kKeptFigures)
                     figures.pop_front();
+                summarise();
             }
             ::close(dial.fd);
             dial.fd = -1;
@@ -111,12 +113,12 @@ void LatencyProbe::finish() {
     dials_.clear();
 }
 
-std::map<std::string, double> LatencyProbe::latencies() const {
-    std::map<std::string, double> least;
+void LatencyProbe::summarise() {
+    auto least = std::make_shared<std::map<std::string, double>>();
     for (const auto& [peerId, figures] : figures_)
         if (!figures.empty())
-            least[peerId] = *std::min_element(figures.begin(), figures.end());
-    return least;
+            (*least)[peerId] = *std::min_element(figures.begin(), figures.end());
+    least_ = std::move(least);
 }
 
 } // namespace sahaj::collab

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,8 +38,9 @@ public:
     // budget is spent.
     void poll();
     bool running() const { return !dials_.empty(); }
-    // Peer id (32 bytes) → the least round trip, in ms, of its last kKeptFigures measurements.
-    std::map<std::string, double> latencies() const;
+    // Peer id (32 bytes) → the least round trip, in ms, of its last kKeptFigures measurements. Rebuilt only
+    // when a figure comes or goes, so the collaboration thread can hand it on at every turn of its loop.
+    std::shared_ptr<const std::map<std::string, double>> latencies() const { return least_; }
 
 private:
     struct Dial {
@@ -48,8 +50,11 @@ private:
     };
 
     void finish();
+    void summarise(); // least_ from figures_
 
     std::map<std::string, std::deque<double>> figures_;
+    std::shared_ptr<const std::map<std::string, double>> least_ =
+        std::make_shared<const std::map<std::string, double>>();
     std::vector<Dial> dials_;
     std::chrono::steady_clock::time_point deadline_{};
 };

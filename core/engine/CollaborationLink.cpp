@@ -206,7 +206,7 @@ struct CollaborationLink::Session {
     std::optional<FormedGroup> pending;  // formed, waiting for the batch to fill
     SteadyClock::time_point pendingSince{};
     std::string lastProblem;
-    std::vector<collab::PeerAnnouncement> sightings;
+    std::shared_ptr<const std::vector<collab::PeerAnnouncement>> sightings;
     SteadyClock::time_point nextSighting{};
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
@@ -698,8 +698,9 @@ void CollaborationLink::lookAround(Session& s) {
     if (SteadyClock::now() < s.nextSighting)
         return;
     s.nextSighting = SteadyClock::now() + kSightingPeriod;
-    s.sightings = s.peerBoard.fetch(kDhtLookup);
-    s.probe.start(s.sightings, peerId_, kPingBudget);
+    s.sightings =
+        std::make_shared<const std::vector<collab::PeerAnnouncement>>(s.peerBoard.fetch(kDhtLookup));
+    s.probe.start(*s.sightings, peerId_, kPingBudget);
 }
 
 void CollaborationLink::publishStatus(Session& s) {

@@ -57,8 +57,10 @@ struct LinkStatus {
     std::string lastProblem; // the last thing that went wrong (for the log), empty if none
     // The peers of the run as their DHT records present them (this one included), read every
     // kSightingPeriod: the app's peer map and list.
-    std::vector<collab::PeerAnnouncement> peers;
-    std::map<std::string, double> latencyMs; // peer id (32 bytes) → round trip of the last ping
+    // Shared, immutable: the thread publishes its status at every turn of its loop, these change every 15 s.
+    std::shared_ptr<const std::vector<collab::PeerAnnouncement>> peers;
+    // Peer id (32 bytes) → the handshake round trip in ms (collab::LatencyProbe).
+    std::shared_ptr<const std::map<std::string, double>> latencyMs;
     // Since the link started: averaging rounds, state served and state downloaded.
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;

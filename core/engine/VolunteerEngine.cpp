@@ -367,7 +367,8 @@ void VolunteerEngine::workerStatus(LinkStatus status, std::uint64_t localSamples
 
     working_.peers.clear();
     bool selfSeen = false;
-    for (const collab::PeerAnnouncement& peer : status.peers) {
+    const std::vector<collab::PeerAnnouncement> none;
+    for (const collab::PeerAnnouncement& peer : status.peers ? *status.peers : none) {
         PeerSighting sighting;
         sighting.peerId = hex(peer.peerId);
         sighting.role = peer.coordinator                    ? QStringLiteral("coordinator")
@@ -376,8 +377,9 @@ void VolunteerEngine::workerStatus(LinkStatus status, std::uint64_t localSamples
                                                             : QStringLiteral("node");
         sighting.country = QString::fromStdString(peer.country);
         sighting.mbps = peer.bandwidth * status.bytesPerValue * 8.0 / 1e6;
-        if (const auto found = status.latencyMs.find(peer.peerId); found != status.latencyMs.end())
-            sighting.latencyMs = found->second;
+        if (status.latencyMs)
+            if (const auto found = status.latencyMs->find(peer.peerId); found != status.latencyMs->end())
+                sighting.latencyMs = found->second;
         sighting.epoch = peer.epoch;
         sighting.self = sighting.peerId == working_.peerId;
         selfSeen = selfSeen || sighting.self;

@@ -49,7 +49,7 @@ std::map<std::string, double> measure(LatencyProbe& probe, const std::vector<Pee
         probe.poll();
         QTest::qWait(5);
     }
-    return probe.latencies();
+    return *probe.latencies();
 }
 
 } // namespace
@@ -86,7 +86,7 @@ private Q_SLOTS:
         probe.start({a}, std::string(32, 's'), std::chrono::milliseconds(2000));
         QVERIFY(probe.running());
         probe.start({}, std::string(32, 's'), std::chrono::milliseconds(2000));
-        QCOMPARE(probe.latencies().size(), std::size_t(1));
+        QCOMPARE(probe.latencies()->size(), std::size_t(1));
         while (probe.running())
             probe.poll();                                    // the budget ends it at the latest
         QCOMPARE(measure(probe, {}).size(), std::size_t(0)); // it left: no stale figure
