@@ -4,7 +4,8 @@
 //
 // For each bandwidth set: one sahaj-allreduce-peer process per peer, each in its own namespace, averages
 // a vector of --size values (sahajBERT's 18.1 M by default) in fp16 on the wire, first with the load
-// balancer's spans, then with equal spans. The round time is the slowest member's. The bound is ξ*·V:
+// balancer's spans (with each connection paced from the member's declared rate, then without), then with
+// equal spans. The round time is the slowest member's. The bound is ξ*·V:
 // the least time any split can take when peer i moves V·(1 + (G−2)·w_i) values each way at its link
 // rate (LoadBalancer). The ratio measured / bound is the figure (≥ 1; TCP/IP headers alone cost ~3 %).
 //
@@ -20,6 +21,7 @@
 // sahaj-gloo-peer (built where libgloo-dev is installed).
 #include "core/collab/GroupSpec.h"
 #include "core/collab/LoadBalancer.h"
+#include "core/collab/PartitionPlan.h"
 #include "core/collab/TensorEncoding.h"
 
 #include <QCoreApplication>
@@ -30,7 +32,9 @@
 #include <QStringList>
 #include <QTextStream>
 
+#include <algorithm>
 #include <memory>
+#include <vector>
 
 using namespace sahaj;
 
@@ -179,13 +183,53 @@ GlooOutcome glooRound(const QString& glooProgram, const QString& prefix, std::si
     return outcome;
 }
 
+// A figure measured `repeat` times on this shared machine: the median is the figure, the range shows
+// the noise around it.
+struct Figure {
+    std::vector<double> samples;
+    bool complete = true;
+
+    double median() const {
+        if (samples.empty())
+            return 0.0;
+        std::vector<double> sorted = samples;
+        std::sort(sorted.begin(), sorted.end());
+        const std::size_t middle = sorted.size() / 2;
+        return sorted.size() % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2.0;
+    }
+
+    // " (median of 3: 4.81–4.95 s)" and " (INCOMPLETE)" where they apply.
+    QString notes() const {
+        QString text;
+        if (samples.size() > 1) {
+            const auto [low, high] = std::minmax_element(samples.begin(), samples.end());
+            text = QString(" (median of %1: %2–%3 s)")
+                       .arg(samples.size())
+                       .arg(*low, 0, 'f', 2)
+                       .arg(*high, 0, 'f', 2);
+        }
+        return complete ? text : text + " (INCOMPLETE)";
+    }
+};
+
+template <typename Once>
+Figure measure(int repeat, Once once) {
+    Figure figure;
+    for (int i = 0; i < repeat; ++i) {
+        bool complete = false;
+        figure.samples.push_back(once(complete));
+        figure.complete = figure.complete && complete;
+    }
+    return figure;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
     QStringList sets{"100,100,100,100", "1000,100,100,20", "1000,500,200,100,100,50,50c,20c"};
     std::int64_t size = 18'105'474;
-    std::int64_t partElements = 262144; // 512 KiB in fp16
+    std::int64_t partElements = collab::PartitionPlan::kDefaultPartElements;
     QString peerProgram = QString::fromUtf8(SAHAJ_ALLREDUCE_PEER);
 #ifdef SAHAJ_GLOO_PEER
     QString glooProgram = QString::fromUtf8(SAHAJ_GLOO_PEER);
@@ -195,6 +239,7 @@ int main(int argc, char** argv) {
     const QString netns = QString::fromUtf8(SAHAJ_SOURCE_DIR) + "/scripts/netns/";
     const QStringList args = app.arguments();
     bool curve = true; // also time the load-balanced round with CURVE on every socket
+    int repeat = 1;    // rounds per figure; the median is printed
     bool usage = args.size() % 2 == 0;
     for (int i = 1; i + 1 < args.size(); i += 2) {
         bool ok = true;
@@ -208,11 +253,13 @@ int main(int argc, char** argv) {
             peerProgram = args[i + 1];
         else if (args[i] == "--gloo-peer")
             glooProgram = args[i + 1];
+        else if (args[i] == "--repeat")
+            repeat = args[i + 1].toInt(&ok);
         else if (args[i] == "--curve")
             curve = args[i + 1] == "yes";
         else
             ok = false;
-        usage = usage || !ok || size < 16 || partElements < 1;
+        usage = usage || !ok || size < 16 || partElements < 1 || repeat < 1 || repeat > 99;
     }
     std::vector<std::vector<PeerSpec>> parsedSets;
     try {
@@ -224,11 +271,14 @@ int main(int argc, char** argv) {
     }
     if (usage) {
         QTextStream(stderr) << "usage: sahaj-bench-allreduce [--sets \"100,100;1000,20c\"] [--size N >= 16] "
-                               "[--part-elements N] [--curve yes|no] "
+                               "[--part-elements N] [--curve yes|no] [--repeat N <= 99] "
                                "[--peer PATH] [--gloo-peer PATH (\"\": no gloo baseline)]\n";
         return 2;
     }
     const QString prefix = "sbench";
+    // Every member declares its link's real rate, so the rounds pace their connections from it
+    // (ConnectionPacer) as peers do once their bandwidth is measured.
+    const QStringList paced{"--pace", "yes"};
     // Enough values for every member to aggregate some, few enough that moving them takes no time.
     constexpr std::int64_t tinySize = 4096;
     out() << "all-reduce of " << size << " values, fp16 on the wire, links shaped with tc tbf\n"
@@ -251,16 +301,23 @@ int main(int argc, char** argv) {
         }
         const collab::LoadBalance balance = collab::LoadBalancer::solve(bandwidths);
         const double bound = balance.xi * static_cast<double>(size);
-        bool complete = false;
-        const double balanced = round(peerProgram, prefix, set, size, partElements,
-                                      collab::LoadBalancer::apportion(balance.shares, size), complete);
+        const std::vector<std::int64_t> balancedCounts =
+            collab::LoadBalancer::apportion(balance.shares, size);
         // Equal spans among the members that can aggregate, for comparison.
         std::vector<double> equal;
         for (const PeerSpec& peer : set)
             equal.push_back(peer.client ? 0.0 : 1.0);
-        bool completeEqual = false;
-        const double even = round(peerProgram, prefix, set, size, partElements,
-                                  collab::LoadBalancer::apportion(equal, size), completeEqual);
+        const std::vector<std::int64_t> equalCounts = collab::LoadBalancer::apportion(equal, size);
+        const auto sahaj = [&](std::int64_t values, const std::vector<std::int64_t>& counts,
+                               const QStringList& extra) {
+            return [&, values, counts, extra](bool& complete) {
+                return round(peerProgram, prefix, set, values, partElements, counts, complete, extra);
+            };
+        };
+        const Figure balanced = measure(repeat, sahaj(size, balancedCounts, paced));
+        // The same without pacing the connections, for comparison.
+        const Figure unpaced = measure(repeat, sahaj(size, balancedCounts, {}));
+        const Figure even = measure(repeat, sahaj(size, equalCounts, paced));
         double equalBound = 0.0;
         const double nodes = static_cast<double>(std::count(equal.begin(), equal.end(), 1.0));
         for (std::size_t i = 0; i < set.size(); ++i) {
@@ -270,17 +327,20 @@ int main(int argc, char** argv) {
         }
         // What connecting and latency cost inside a Sahaj round: the same group on a vector that takes no
         // time to move.
-        bool completeTiny = false;
-        const double tiny = round(peerProgram, prefix, set, tinySize, partElements,
-                                  collab::LoadBalancer::apportion(balance.shares, tinySize), completeTiny);
-        bool completeCurve = false;
-        const double secured = curve ? round(peerProgram, prefix, set, size, partElements,
-                                             collab::LoadBalancer::apportion(balance.shares, size),
-                                             completeCurve, {"--curve", "yes"})
-                                     : 0.0;
-        GlooOutcome gloo;
+        const Figure tiny =
+            measure(1, sahaj(tinySize, collab::LoadBalancer::apportion(balance.shares, tinySize), paced));
+        const Figure secured =
+            curve ? measure(repeat, sahaj(size, balancedCounts, paced + QStringList{"--curve", "yes"}))
+                  : Figure{};
+        Figure gloo;
+        double glooSetup = 0.0;
         if (!glooProgram.isEmpty())
-            gloo = glooRound(glooProgram, prefix, set.size(), size);
+            gloo = measure(repeat, [&](bool& complete) {
+                const GlooOutcome outcome = glooRound(glooProgram, prefix, set.size(), size);
+                complete = outcome.complete;
+                glooSetup = std::max(glooSetup, outcome.setupSeconds);
+                return outcome.seconds;
+            });
         run(netns + "teardown.sh", {prefix});
 
         // The ring sends and receives 2·(G−1)/G·V values through every link: the slowest link bounds it.
@@ -292,38 +352,42 @@ int main(int argc, char** argv) {
 
         out() << QString("set {%1} Mbit/s\n").arg(sets[static_cast<qsizetype>(s)]);
         out() << QString("  load-balanced spans: %1 s, bound %2 s, ratio %3%4\n")
-                     .arg(balanced, 0, 'f', 2)
+                     .arg(balanced.median(), 0, 'f', 2)
                      .arg(bound, 0, 'f', 2)
-                     .arg(balanced / bound, 0, 'f', 3)
-                     .arg(complete ? "" : " (INCOMPLETE)");
+                     .arg(balanced.median() / bound, 0, 'f', 3)
+                     .arg(balanced.notes());
+        out() << QString("  load-balanced, connections not paced: %1 s, ratio %2%3\n")
+                     .arg(unpaced.median(), 0, 'f', 2)
+                     .arg(unpaced.median() / bound, 0, 'f', 3)
+                     .arg(unpaced.notes());
         if (curve)
             out() << QString("  load-balanced, CURVE on every socket: %1 s, ratio to the bound %2, to the "
                              "plain round %3%4\n")
-                         .arg(secured, 0, 'f', 2)
-                         .arg(secured / bound, 0, 'f', 3)
-                         .arg(secured / balanced, 0, 'f', 3)
-                         .arg(completeCurve ? "" : " (INCOMPLETE)");
+                         .arg(secured.median(), 0, 'f', 2)
+                         .arg(secured.median() / bound, 0, 'f', 3)
+                         .arg(secured.median() / balanced.median(), 0, 'f', 3)
+                         .arg(secured.notes());
         out() << QString("  equal spans:         %1 s, bound for equal spans %2 s, ratio to the "
                          "load-balanced bound %3%4\n")
-                     .arg(even, 0, 'f', 2)
+                     .arg(even.median(), 0, 'f', 2)
                      .arg(equalBound, 0, 'f', 2)
-                     .arg(even / bound, 0, 'f', 3)
-                     .arg(completeEqual ? "" : " (INCOMPLETE)");
+                     .arg(even.median() / bound, 0, 'f', 3)
+                     .arg(even.notes());
         out() << QString(
                      "  sahaj round of %1 values (connects and latency, inside the figures above): %2 s%3\n")
                      .arg(tinySize)
-                     .arg(tiny, 0, 'f', 3)
-                     .arg(completeTiny ? "" : " (INCOMPLETE)");
+                     .arg(tiny.median(), 0, 'f', 3)
+                     .arg(tiny.notes());
         if (!glooProgram.isEmpty()) {
             out() << QString("  gloo ring: %1 s, ratio to the load-balanced bound %2 (ring bound %3 s; setup "
                              "not timed: %4 s)%5\n")
-                         .arg(gloo.seconds, 0, 'f', 2)
-                         .arg(gloo.seconds / bound, 0, 'f', 3)
+                         .arg(gloo.median(), 0, 'f', 2)
+                         .arg(gloo.median() / bound, 0, 'f', 3)
                          .arg(ringBound, 0, 'f', 2)
-                         .arg(gloo.setupSeconds, 0, 'f', 2)
-                         .arg(gloo.complete ? "" : " (INCOMPLETE)");
-            if (gloo.complete && gloo.seconds > 0.0)
-                out() << QString("  sahaj / gloo: %1\n").arg(balanced / gloo.seconds, 0, 'f', 3);
+                         .arg(glooSetup, 0, 'f', 2)
+                         .arg(gloo.notes());
+            if (gloo.complete && gloo.median() > 0.0)
+                out() << QString("  sahaj / gloo: %1\n").arg(balanced.median() / gloo.median(), 0, 'f', 3);
         }
         out().flush();
     }

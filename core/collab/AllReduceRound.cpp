@@ -4,6 +4,7 @@
 #include "core/collab/PartitionPlan.h"
 #include "core/collab/PeerProgressRules.h"
 #include "core/collab/TensorEncoding.h"
+#include "core/net/ConnectionPacer.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/SocketFactory.h"
@@ -25,6 +26,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
+
+// How often the round looks for its new connections to pace them.
+constexpr auto kPacingRefresh = 25ms;
 
 // One part this member aggregates: the weighted sum so far (or, for CenteredClip, every sender's values)
 // and who contributed.
@@ -130,6 +134,8 @@ public:
                     pendingParts_[a].push_back(p);
             }
         }
+        pacer_.emplace(pacingRate(), router_ ? net::SocketFactory::boundEndpoint(*router_) : std::string(),
+                       dealerEndpoints());
         // As an aggregator: a sum per part, starting with this member's own contribution.
         const std::int64_t myParts = plan_.partCount(me_);
         sums_.resize(static_cast<std::size_t>(myParts));
@@ -146,8 +152,14 @@ public:
         for (net::WireMessage& message : early)
             onRouterMessage(std::move(message), message.envelope.sender());
         const Clock::time_point deadline = start_ + options_.deadline;
+        Clock::time_point nextPacing = start_;
         for (;;) {
             const Clock::time_point now = Clock::now();
+            // Connections appear as the members' DEALERs reach the ROUTER and this member's reach theirs.
+            if (now >= nextPacing) {
+                pacer_->refresh();
+                nextPacing = now + kPacingRefresh;
+            }
             applyTimeouts(now);
             completeParts();
             flush(now);
@@ -163,12 +175,29 @@ public:
             }
         }
         measureSenders();
+        pacer_->refresh(); // the connections made since the last look, for the count
+        result_.pacedConnections = pacer_->pacedCount();
         result_.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
         return std::move(result_);
     }
 
 private:
     const GroupMember& self() const { return spec_.members[static_cast<std::size_t>(me_)]; }
+
+    // Per connection, within the user's cap.
+    double pacingRate() const {
+        double rate = options_.pacingBytesPerSecond;
+        if (options_.uploadBytesPerSecond > 0.0 && rate > 0.0)
+            rate = std::min(rate, options_.uploadBytesPerSecond);
+        return rate;
+    }
+
+    std::vector<std::string> dealerEndpoints() const {
+        std::vector<std::string> endpoints;
+        for (const auto& [aggregator, socket] : dealers_)
+            endpoints.push_back(spec_.members[aggregator].endpoint);
+        return endpoints;
+    }
 
     void accumulate(PartSum& part, int member, const float* values) {
         const double weight = *weights_[static_cast<std::size_t>(member)];
@@ -411,8 +440,8 @@ private:
         Clock::time_point limit = until;
         if (!mayRead)
             limit = std::min(limit, downloadAllowedAt_);
-        const auto timeout =
-            std::max(std::chrono::duration_cast<std::chrono::milliseconds>(limit - now), 0ms);
+        // Rounded up: a wait cut short would spin until the token bucket allows the next send.
+        const auto timeout = std::max(std::chrono::ceil<std::chrono::milliseconds>(limit - now), 0ms);
         zmq::poll(items.data(), items.size(), timeout);
         for (std::size_t i = 0; i < items.size(); ++i) {
             if (!(items[i].revents & ZMQ_POLLIN))
@@ -631,6 +660,7 @@ private:
     std::vector<PartSum> sums_;
     std::deque<Outgoing> replies_;
 
+    std::optional<net::ConnectionPacer> pacer_; // made once the DEALERs exist
     net::TokenBucket upload_;
     net::TokenBucket download_;
     Clock::time_point uploadAllowedAt_{};

@@ -29,6 +29,10 @@ struct AllReduceOptions {
     // The user's caps in bytes per second (0: none), enforced by pacing sends and reads.
     double uploadBytesPerSecond = 0.0;
     double downloadBytesPerSecond = 0.0;
+    // The most each of the round's connections may send, in bytes per second (net::ConnectionPacer; 0:
+    // no pacing). The caller sets it from a bandwidth it knows (ConnectionPacer::rateFor), never from a
+    // guess: pacing a newcomer at the default figure would slow its first rounds for nothing.
+    double pacingBytesPerSecond = 0.0;
     // How this member aggregates its span: the weighted mean (nullopt), or CenteredClip, which a minority
     // of senders sending huge or reversed gradients cannot drag far (the run's choice, see RunManifest).
     // Clipping needs every sender's part before it can start, so it keeps them: memory for the span's
@@ -53,6 +57,7 @@ struct AllReduceResult {
     // Upload rates (values per second) senders demonstrably achieved towards this aggregator, by peer id:
     // what caps the bandwidth they claim next time (BandwidthClaims).
     std::vector<std::pair<std::string, double>> senderRates;
+    std::size_t pacedConnections = 0; // connections of this round the kernel paced
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
     double seconds = 0.0;

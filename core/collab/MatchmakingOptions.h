@@ -2,6 +2,7 @@
 
 #include "core/collab/BandwidthClaims.h"
 #include "core/collab/GroupSpec.h"
+#include "core/collab/PartitionPlan.h"
 #include "core/dht/RecordAdmission.h"
 #include "core/net/WireMessage.h"
 
@@ -37,7 +38,7 @@ struct MatchmakingOptions {
     // What a leader puts in its GroupBegin.
     wire::Encoding encoding;
     std::int64_t vectorSize = 0;
-    std::int64_t partElements = 262144;
+    std::int64_t partElements = PartitionPlan::kDefaultPartElements;
     // Set in runs that admit peers by token: a join request, and every member of a GroupBegin, must carry
     // a valid token of its peer, whose CURVE key is then the one expected at that peer's endpoint.
     std::optional<dht::RecordAdmission> admission;

@@ -110,6 +110,11 @@ void TensorEncoding::roundTrip(float* values, std::int64_t count, const wire::En
     decode(frame, count, encoding, values);
 }
 
+double TensorEncoding::bytesPerValue(const wire::Encoding& encoding) {
+    constexpr std::uint64_t kValues = 1u << 20;
+    return static_cast<double>(net::MessageValidator::encodedBytes(encoding, kValues)) / kValues;
+}
+
 wire::Encoding TensorEncoding::fp16() {
     wire::Encoding e;
     e.set_dtype(wire::WIRE_FLOAT16);

@@ -24,6 +24,10 @@ public:
     // Rounds values in place to what encode + decode would give.
     static void roundTrip(float* values, std::int64_t count, const wire::Encoding& encoding);
 
+    // Wire bytes per value (the load balancer counts values, links carry bytes); 8-bit blocks count their
+    // scale and offset too.
+    static double bytesPerValue(const wire::Encoding& encoding);
+
     static wire::Encoding fp16();
     static wire::Encoding fp32();
     static wire::Encoding uint8Blockwise(std::uint32_t block = 4096);

@@ -14,9 +14,9 @@
 #include "core/collab/WeightBounds.h"
 #include "core/dht/DhtNode.h"
 #include "core/dht/DhtNodeOptions.h"
+#include "core/net/ConnectionPacer.h"
 #include "core/net/LinkBandwidth.h"
 #include "core/net/MessageCodec.h"
-#include "core/net/MessageValidator.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/SocketFactory.h"
 #include "core/net/ZapHandler.h"
@@ -52,12 +52,6 @@ constexpr auto kPingBudget = 3s;
 constexpr auto kDepartureWait = 3s;
 // A newcomer that hears of nobody for this long takes itself to be the first peer of the run.
 constexpr auto kAloneAfter = 8s;
-
-// Wire bytes per value of an encoding (the load balancer counts values), from the validator's own sizes.
-double bytesPerValue(const wire::Encoding& encoding) {
-    constexpr std::uint64_t kValues = 1u << 20;
-    return static_cast<double>(net::MessageValidator::encodedBytes(encoding, kValues)) / kValues;
-}
 
 // The state round's group: the gradient round's members and partition, scaled to the state vector's
 // size (integer shares, the remainder to the largest fractions, ties to the earlier member: the same on
@@ -169,8 +163,15 @@ struct CollaborationLink::Session {
 
     zmq::socket_t* routerOrNull() { return options.role == wire::ROLE_CLIENT ? nullptr : &router; }
 
+    // Each connection of a round may send this much (0: no pacing while the figure is a guess).
+    double pacingBytesPerSecond() const {
+        if (options.claimedBytesPerSecond > 0.0)
+            return net::ConnectionPacer::rateFor(options.claimedBytesPerSecond);
+        return bandwidth.guessed() ? 0.0 : net::ConnectionPacer::rateFor(bandwidth.bytesPerSecond());
+    }
+
     double declaredBandwidth() const {
-        const double perValue = bytesPerValue(options.encoding);
+        const double perValue = collab::TensorEncoding::bytesPerValue(options.encoding);
         return options.claimedBytesPerSecond > 0.0 ? options.claimedBytesPerSecond / perValue
                                                    : bandwidth.valuesPerSecond(perValue);
     }
@@ -326,6 +327,7 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         }
         collab::AllReduceOptions roundOptions = options_.allReduce;
         roundOptions.uploadBytesPerSecond = options_.uploadBytesPerSecond;
+        roundOptions.pacingBytesPerSecond = s.pacingBytesPerSecond();
         if (!state)
             roundOptions.maxWeights =
                 collab::WeightBounds::of(spec, s.tracker.remoteRecords(), SystemClock::now());
@@ -716,7 +718,7 @@ void CollaborationLink::publishStatus(Session& s) {
     status.latencyMs = s.probe.latencies();
     status.bytesSent = s.bytesSent;
     status.bytesReceived = s.bytesReceived;
-    status.bytesPerValue = bytesPerValue(options_.encoding);
+    status.bytesPerValue = collab::TensorEncoding::bytesPerValue(options_.encoding);
     const std::lock_guard lock(mutex_);
     status_ = std::move(status);
 }

@@ -3,8 +3,9 @@
 // its ROUTER (unless it is a client), prints {"peer", "endpoint"} as a JSON line, reads the group (a
 // GroupBegin, base64) from one line of standard input, runs the round on its test vector and prints the
 // outcome as a JSON line: {"sha256", "complete", "span_averaged", "excluded", "bytes_sent", "bytes_received",
-// "seconds", "total_weight"}. Then it waits for standard input to close, so that its ROUTER keeps serving
-// late members until the test is done.
+// "seconds", "total_weight", "paced_connections"}. Then it waits for standard input to close, so that its
+// ROUTER keeps serving late members until the test is done.
+// --pace yes: each connection of the round paced at ConnectionPacer::rateFor(declared bandwidth).
 // --curve yes: CURVE on every socket, with a ZAP handler admitting the members' keys; the keys are derived
 // from each member's index (public by design: the processes need no key exchange), for measuring what
 // encryption costs a round.
@@ -12,7 +13,9 @@
 // (see MisbehavingMember for the kinds), prints {"misbehaved", "parts_sent", "parts_unsent", "seconds"} and
 // waits the same way.
 #include "core/collab/AllReduceRound.h"
+#include "core/collab/TensorEncoding.h"
 #include "core/collab/WeightBounds.h"
+#include "core/net/ConnectionPacer.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/SocketFactory.h"
 #include "core/net/ZapHandler.h"
@@ -156,6 +159,13 @@ int main(int argc, char** argv) {
     options.senderTimeout = std::chrono::milliseconds(timeoutMs);
     options.aggregatorTimeout = std::chrono::milliseconds(2 * timeoutMs);
     options.uploadBytesPerSecond = upload;
+    // --pace yes: the round's connections are paced from the bandwidth this member declares in the group
+    // (the benchmark declares each link's real rate).
+    if (argument(argc, argv, "pace", "no") == "yes") {
+        const collab::GroupMember& self = spec.members[static_cast<std::size_t>(spec.indexOf(peerId))];
+        options.pacingBytesPerSecond = net::ConnectionPacer::rateFor(
+            self.bandwidth * collab::TensorEncoding::bytesPerValue(spec.encoding));
+    }
     std::vector<float> local;
     if (role != "aux")
         local = test::allReduceTestVector(static_cast<std::uint64_t>(index) + 1, size);
@@ -199,6 +209,7 @@ int main(int argc, char** argv) {
                                 {"excluded", excluded},
                                 {"violations", result.violations},
                                 {"violators", violators},
+                                {"paced_connections", result.pacedConnections},
                                 {"bytes_sent", result.bytesSent},
                                 {"bytes_received", result.bytesReceived},
                                 {"seconds", result.seconds},

@@ -276,7 +276,9 @@ private Q_SLOTS:
 
     void threeNodesAndAClientAgreeBitForBit() {
         const std::int64_t size = 1'000'003; // not a multiple of anything
-        std::vector<Peer> peers = start({"node", "node", "node", "client"}, {32, 16, 8, 24}, size);
+        // Paced as peers whose bandwidth is known run (ConnectionPacer): that changes timing, never values.
+        std::vector<Peer> peers =
+            start({"node", "node", "node", "client"}, {32, 16, 8, 24}, size, {"--pace", "yes"});
         const collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp16(), 65536);
         QCOMPARE(spec.spanCounts[3], std::int64_t(0)); // the client aggregates nothing
         begin(peers, spec);
@@ -295,6 +297,11 @@ private Q_SLOTS:
             // 2^-12 each), and the mean once more: well under 1e-3.
             QVERIFY2(worst < 1e-3, qPrintable(QString("max deviation %1").arg(worst)));
         }
+        // Every member paced at least its own DEALERs' connections (open until its round ends; the ones
+        // accepted on its ROUTER may close first): one per other aggregator.
+        for (std::size_t i = 0; i < peers.size(); ++i)
+            QVERIFY2(peers[i].result.value("paced_connections").toInt() >= (i == 3 ? 3 : 2),
+                     qPrintable(QJsonDocument(peers[i].result).toJson()));
         // The client moved its whole vector out and back; the nodes moved more (they also aggregate).
         QVERIFY(peers[3].result.value("bytes_sent").toDouble() >= 2.0 * size);
         QVERIFY(peers[0].result.value("bytes_sent").toDouble() >
