@@ -30,9 +30,4 @@ double LinkBandwidth::bytesPerSecond() const {
     return std::min(direction(upload_, uploadCap_), direction(download_, downloadCap_));
 }
 
-bool LinkBandwidth::guessed() const {
-    return (upload_.bytesPerSecond() <= 0.0 && uploadCap_ <= 0.0) ||
-           (download_.bytesPerSecond() <= 0.0 && downloadCap_ <= 0.0);
-}
-
 } // namespace sahaj::net

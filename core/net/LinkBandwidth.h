@@ -25,9 +25,6 @@ public:
     RateMeter& download() { return download_; }
 
     double bytesPerSecond() const;
-    // True while bytesPerSecond() may be the default figure: a direction with neither a measurement nor
-    // a cap. Nothing should be throttled to a guess.
-    bool guessed() const;
     // In values per second for a wire encoding of `bytesPerValue` (2 for fp16): the load balancer's unit.
     double valuesPerSecond(double bytesPerValue) const { return bytesPerSecond() / bytesPerValue; }
 
