@@ -4,8 +4,9 @@
 //
 // For each bandwidth set: one sahaj-allreduce-peer process per peer, each in its own namespace, averages
 // a vector of --size values (sahajBERT's 18.1 M by default) in fp16 on the wire, first with the load
-// balancer's spans (with each connection paced from the member's declared rate, then without), then with
-// equal spans. The round time is the slowest member's. The bound is ξ*·V:
+// balancer's spans (with each connection paced as the engine paces a link of the member's declared rate,
+// then without), then with equal spans, after one untimed round. The configurations take turns, one
+// round each per repetition. The round time is the slowest member's. The bound is ξ*·V:
 // the least time any split can take when peer i moves V·(1 + (G−2)·w_i) values each way at its link
 // rate (LoadBalancer). The ratio measured / bound is the figure (≥ 1; TCP/IP headers alone cost ~3 %).
 //
@@ -33,6 +34,7 @@
 #include <QTextStream>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -212,15 +214,23 @@ struct Figure {
     }
 };
 
-template <typename Once>
-Figure measure(int repeat, Once once) {
-    Figure figure;
+using Once = std::function<double(bool& complete)>;
+
+// Each configuration `repeat` times, in turn (all of them once, then all again): whatever drifts during
+// a run (other load on the machine, the kernel's per-destination TCP metrics warming up) falls on every
+// configuration alike, not on whichever happens to run first.
+std::vector<Figure> measureInTurn(int repeat, const std::vector<Once>& configurations) {
+    std::vector<Figure> figures(configurations.size());
     for (int i = 0; i < repeat; ++i) {
-        bool complete = false;
-        figure.samples.push_back(once(complete));
-        figure.complete = figure.complete && complete;
+        for (std::size_t c = 0; c < configurations.size(); ++c) {
+            if (!configurations[c])
+                continue;
+            bool complete = false;
+            figures[c].samples.push_back(configurations[c](complete));
+            figures[c].complete = figures[c].complete && complete;
+        }
     }
-    return figure;
+    return figures;
 }
 
 } // namespace
@@ -229,9 +239,7 @@ int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
     QStringList sets{"100,100,100,100", "1000,100,100,20", "1000,500,200,100,100,50,50c,20c"};
     std::int64_t size = 18'105'474;
-    // 128 KiB of fp16: with paced connections, parts a quarter of the engine's default keep each
-    // aggregator's averages closer behind the parts it receives (docs/collaboration.md).
-    std::int64_t partElements = collab::PartitionPlan::kDefaultPartElements / 4;
+    std::int64_t partElements = collab::PartitionPlan::kDefaultPartElements; // the engine's parts
     QString peerProgram = QString::fromUtf8(SAHAJ_ALLREDUCE_PEER);
 #ifdef SAHAJ_GLOO_PEER
     QString glooProgram = QString::fromUtf8(SAHAJ_GLOO_PEER);
@@ -284,9 +292,10 @@ int main(int argc, char** argv) {
     // Enough values for every member to aggregate some, few enough that moving them takes no time.
     constexpr std::int64_t tinySize = 4096;
     out() << "all-reduce of " << size << " values, fp16 on the wire, links shaped with tc tbf\n"
-          << "sahaj: slowest member's round from receiving the group (ZeroMQ connects inside it); gloo: "
-             "slowest rank's all-reduce after a warm-up (store, mesh and warm-up not timed); both with the "
-             "fp32/fp16 conversions and the division. Gloo has no client role: clients are ring ranks too.\n";
+          << "sahaj: slowest member's round from receiving the group (ZeroMQ connects inside it), after one "
+             "untimed round on the set's links; gloo: slowest rank's all-reduce after a warm-up (store, mesh "
+             "and warm-up not timed); both with the fp32/fp16 conversions and the division. Configurations "
+             "take turns, once each per repetition. Gloo has no client role: clients are ring ranks too.\n";
     if (glooProgram.isEmpty())
         out() << "no gloo baseline: sahaj-gloo-peer was not built (install libgloo-dev and reconfigure)\n";
     for (std::size_t s = 0; s < parsedSets.size(); ++s) {
@@ -316,10 +325,30 @@ int main(int argc, char** argv) {
                 return round(peerProgram, prefix, set, values, partElements, counts, complete, extra);
             };
         };
-        const Figure balanced = measure(repeat, sahaj(size, balancedCounts, paced));
-        // The same without pacing the connections, for comparison.
-        const Figure unpaced = measure(repeat, sahaj(size, balancedCounts, {}));
-        const Figure even = measure(repeat, sahaj(size, equalCounts, paced));
+        // One untimed round first, as gloo's figure comes after a warm-up all-reduce: the links' first
+        // connections (ARP, the kernel's TCP metrics for each destination) are not what a collaboration's
+        // thousands of rounds see.
+        bool warmedUp = false;
+        sahaj(size, balancedCounts, paced)(warmedUp);
+        double glooSetup = 0.0;
+        const Once glooOnce = [&](bool& complete) {
+            const GlooOutcome outcome = glooRound(glooProgram, prefix, set.size(), size);
+            complete = outcome.complete;
+            glooSetup = std::max(glooSetup, outcome.setupSeconds);
+            return outcome.seconds;
+        };
+        // The load-balanced round paced as the engine paces it; the same without pacing and with equal
+        // spans, for comparison; with CURVE on every socket; gloo's ring.
+        const std::vector<Figure> figures = measureInTurn(
+            repeat, {sahaj(size, balancedCounts, paced), sahaj(size, balancedCounts, {}),
+                     sahaj(size, equalCounts, paced),
+                     curve ? sahaj(size, balancedCounts, paced + QStringList{"--curve", "yes"}) : Once{},
+                     glooProgram.isEmpty() ? Once{} : glooOnce});
+        const Figure& balanced = figures[0];
+        const Figure& unpaced = figures[1];
+        const Figure& even = figures[2];
+        const Figure& secured = figures[3];
+        const Figure& gloo = figures[4];
         double equalBound = 0.0;
         const double nodes = static_cast<double>(std::count(equal.begin(), equal.end(), 1.0));
         for (std::size_t i = 0; i < set.size(); ++i) {
@@ -329,20 +358,8 @@ int main(int argc, char** argv) {
         }
         // What connecting and latency cost inside a Sahaj round: the same group on a vector that takes no
         // time to move.
-        const Figure tiny =
-            measure(1, sahaj(tinySize, collab::LoadBalancer::apportion(balance.shares, tinySize), paced));
-        const Figure secured =
-            curve ? measure(repeat, sahaj(size, balancedCounts, paced + QStringList{"--curve", "yes"}))
-                  : Figure{};
-        Figure gloo;
-        double glooSetup = 0.0;
-        if (!glooProgram.isEmpty())
-            gloo = measure(repeat, [&](bool& complete) {
-                const GlooOutcome outcome = glooRound(glooProgram, prefix, set.size(), size);
-                complete = outcome.complete;
-                glooSetup = std::max(glooSetup, outcome.setupSeconds);
-                return outcome.seconds;
-            });
+        const Figure tiny = measureInTurn(
+            1, {sahaj(tinySize, collab::LoadBalancer::apportion(balance.shares, tinySize), paced)})[0];
         run(netns + "teardown.sh", {prefix});
 
         // The ring sends and receives 2·(G−1)/G·V values through every link: the slowest link bounds it.

@@ -7,6 +7,8 @@
 
 #include <QByteArray>
 
+#include <algorithm>
+
 namespace sahaj::collab {
 
 StateDownloader::StateDownloader(const net::MessageCodec& codec, const net::SocketFactory& sockets,
@@ -17,6 +19,7 @@ StateDownloader::StateDownloader(const net::MessageCodec& codec, const net::Sock
 
 std::optional<StateDownload> StateDownloader::download(const std::vector<StateDonor>& donors) {
     failures_.clear();
+    failedDonors_.clear();
     for (const StateDonor& donor : donors) {
         std::optional<StateDownload> result = from(donor);
         if (result) {
@@ -31,6 +34,7 @@ std::optional<StateDownload> StateDownloader::from(const StateDonor& donor) {
     const std::string who = QByteArray::fromStdString(donor.peerId).toHex().left(8).toStdString();
     const auto fail = [&](const std::string& why) -> std::optional<StateDownload> {
         failures_.push_back("donor " + who + ": " + why);
+        failedDonors_.push_back(donor.peerId);
         return std::nullopt;
     };
     zmq::socket_t socket;
@@ -46,14 +50,18 @@ std::optional<StateDownload> StateDownloader::from(const StateDonor& donor) {
         request.mutable_state_request()->set_min_epoch(minEpoch_);
         request.mutable_state_request()->set_chunk(assembler.nextChunk());
         std::vector<zmq::message_t> frames = codec_.encode(request);
-        // A DEALER with ZMQ_IMMEDIATE queues only on a completed connection: wait for it within the timeout.
-        const auto deadline = std::chrono::steady_clock::now() + chunkTimeout_;
+        // A DEALER with ZMQ_IMMEDIATE queues only on a completed connection: wait for it, though not for
+        // the whole chunk timeout. A donor that has gone may still be on the board, several of them after
+        // many peers left at once, and each would otherwise hold the newcomer up for the full timeout.
+        const std::chrono::milliseconds connectWait = std::min(chunkTimeout_, kConnectTimeout);
+        const auto sentBy = std::chrono::steady_clock::now() + connectWait;
         while (!net::MessageCodec::send(socket, frames, nullptr, /*dontWait=*/true)) {
-            if (std::chrono::steady_clock::now() >= deadline)
-                return fail("no connection");
+            if (std::chrono::steady_clock::now() >= sentBy)
+                return fail("no connection within " + std::to_string(connectWait.count()) + " ms");
             zmq::pollitem_t item{socket.handle(), 0, ZMQ_POLLOUT, 0};
             zmq::poll(&item, 1, std::chrono::milliseconds(50));
         }
+        const auto deadline = std::chrono::steady_clock::now() + chunkTimeout_;
         try {
             for (;;) {
                 const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(

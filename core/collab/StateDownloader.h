@@ -32,12 +32,18 @@ struct StateDownload {
 // with the next. One request is in flight at a time: simple, and a 4 MiB chunk keeps the link busy.
 class StateDownloader {
 public:
+    // How long a donor may take to accept the connection (TCP and, in runs with CURVE, its handshake: a
+    // few round trips) before the next one is tried.
+    static constexpr std::chrono::milliseconds kConnectTimeout{3000};
+
     StateDownloader(const net::MessageCodec& codec, const net::SocketFactory& sockets, std::uint64_t minEpoch,
                     std::uint64_t maxBytes, std::chrono::milliseconds chunkTimeout);
 
     // nullopt when every donor failed (StateDownload::failures is then lost; lastFailures() keeps it).
     std::optional<StateDownload> download(const std::vector<StateDonor>& donors);
     const std::vector<std::string>& lastFailures() const { return failures_; }
+    // The peer ids of the donors that failed in the last download(), in the order they were tried.
+    const std::vector<std::string>& failedDonors() const { return failedDonors_; }
 
 private:
     std::optional<StateDownload> from(const StateDonor& donor);
@@ -48,6 +54,7 @@ private:
     std::uint64_t maxBytes_;
     std::chrono::milliseconds chunkTimeout_;
     std::vector<std::string> failures_;
+    std::vector<std::string> failedDonors_;
     std::uint64_t nextRequestId_ = 1;
 };
 

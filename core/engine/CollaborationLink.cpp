@@ -1,5 +1,6 @@
 #include "core/engine/CollaborationLink.h"
 
+#include "core/collab/DonorHistory.h"
 #include "core/collab/LatencyProbe.h"
 #include "core/collab/Matchmaking.h"
 #include "core/collab/PeerBoard.h"
@@ -14,6 +15,7 @@
 #include "core/collab/WeightBounds.h"
 #include "core/dht/DhtNode.h"
 #include "core/dht/DhtNodeOptions.h"
+#include "core/net/ConnectionPacer.h"
 #include "core/net/LinkBandwidth.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/ProtocolViolation.h"
@@ -49,6 +51,15 @@ constexpr auto kSightingPeriod = 15s;
 constexpr auto kPingBudget = 3s;
 // How long a leaving peer waits for its departure records to be stored.
 constexpr auto kDepartureWait = 3s;
+
+// Several failures in one line, for the log and the status.
+std::string joined(const std::vector<std::string>& lines) {
+    std::string result;
+    for (const std::string& line : lines)
+        result += (result.empty() ? "" : "; ") + line;
+    return result;
+}
+
 // A newcomer that hears of nobody for this long takes itself to be the first peer of the run.
 constexpr auto kAloneAfter = 8s;
 
@@ -162,6 +173,13 @@ struct CollaborationLink::Session {
 
     zmq::socket_t* routerOrNull() { return options.role == wire::ROLE_CLIENT ? nullptr : &router; }
 
+    // Each connection of a round may send this much (0: no pacing while the figure is a guess).
+    double pacingBytesPerSecond() const {
+        if (options.claimedBytesPerSecond > 0.0)
+            return net::ConnectionPacer::rateFor(options.claimedBytesPerSecond);
+        return bandwidth.pacingBytesPerSecond();
+    }
+
     double declaredBandwidth() const {
         const double perValue = collab::TensorEncoding::bytesPerValue(options.encoding);
         return options.claimedBytesPerSecond > 0.0 ? options.claimedBytesPerSecond / perValue
@@ -185,6 +203,7 @@ struct CollaborationLink::Session {
     std::unique_ptr<collab::Matchmaking> matchmaking;
     net::LinkBandwidth bandwidth;
     collab::LatencyProbe probe;
+    collab::DonorHistory donorHistory;
 
     SteadyClock::time_point started;
     SteadyClock::time_point nextAnnounce{};
@@ -319,6 +338,7 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         }
         collab::AllReduceOptions roundOptions = options_.allReduce;
         roundOptions.uploadBytesPerSecond = options_.uploadBytesPerSecond;
+        roundOptions.pacingBytesPerSecond = s.pacingBytesPerSecond();
         if (!state)
             roundOptions.maxWeights =
                 collab::WeightBounds::of(spec, s.tracker.remoteRecords(), SystemClock::now());
@@ -328,8 +348,7 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         collab::AllReduceResult result = round.run(std::move(local), std::move(early));
         const auto took = SteadyClock::now() - began;
         // What this round achieved is what the next group is told this peer can do.
-        s.bandwidth.upload().add(result.bytesSent, took);
-        s.bandwidth.download().add(result.bytesReceived, took);
+        s.bandwidth.addRound(result.bytesSent, result.bytesReceived, took);
         s.bytesSent += result.bytesSent;
         s.bytesReceived += result.bytesReceived;
         for (net::WireMessage& other : result.otherMessages)
@@ -339,6 +358,7 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         outcome.seconds = result.seconds;
         outcome.bytesSent = result.bytesSent;
         outcome.bytesReceived = result.bytesReceived;
+        outcome.pacedConnections = result.pacedConnections;
         outcome.excluded = std::move(result.excludedSenders);
         outcome.violations = std::move(result.violations);
         banViolators(s, result.violators);
@@ -563,20 +583,27 @@ void CollaborationLink::maybeDownloadState(Session& s) {
         if (peer.peerId != peerId_)
             donors.push_back({peer.peerId, peer.endpoint, peer.curveKey});
     if (donors.empty()) {
-        s.lastProblem = "behind the collaboration, and no donor announced a newer state yet";
+        const std::string problem = "behind the collaboration, and no donor announced a newer state yet";
+        if (s.lastProblem != problem)
+            note("behind at epoch " + std::to_string(local) + " of " + std::to_string(global.epoch) +
+                 ": no donor");
+        s.lastProblem = problem;
         s.chaseFailed = s.chasing; // then step alone after all, rather than not at all
         s.chasing = false;
         return;
     }
     collab::StateDownloader downloader(s.codec, s.sockets, local + 1, options_.maxStateBytes,
                                        options_.stateChunkTimeout);
-    std::optional<collab::StateDownload> download = downloader.download(donors);
+    std::optional<collab::StateDownload> download =
+        downloader.download(s.donorHistory.order(std::move(donors), SteadyClock::now()));
+    s.donorHistory.failed(downloader.failedDonors(), SteadyClock::now());
     if (!download) {
         s.chaseFailed = s.chasing;
         s.chasing = false;
-        s.lastProblem =
-            "state download failed: " +
-            (downloader.lastFailures().empty() ? std::string("no donor") : downloader.lastFailures().back());
+        const std::string failures = joined(downloader.lastFailures());
+        s.lastProblem = "state download failed: " + (failures.empty() ? std::string("no donor") : failures);
+        note("behind at epoch " + std::to_string(local) + " of " + std::to_string(global.epoch) + ", " +
+             s.lastProblem);
         return;
     }
     s.bytesReceived += download->bytes.size();
@@ -584,7 +611,8 @@ void CollaborationLink::maybeDownloadState(Session& s) {
         download->bytes, options_.schemaHash,
         "the state from " + QByteArray::fromStdString(download->donor).toHex().left(16).toStdString());
     note("loaded the state of epoch " + std::to_string(download->epoch) + " from " +
-         QByteArray::fromStdString(download->donor).toHex().left(16).toStdString());
+         QByteArray::fromStdString(download->donor).toHex().left(16).toStdString() +
+         (download->failures.empty() ? std::string() : " after " + joined(download->failures)));
     s.statePending = true;
     s.synced = true;
     s.chasing = false;

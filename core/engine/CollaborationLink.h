@@ -42,6 +42,7 @@ struct RoundOutcome {
     double seconds = 0.0;
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
+    std::size_t pacedConnections = 0;    // connections the kernel paced (net::ConnectionPacer)
     std::vector<std::string> excluded;   // peers this aggregator went ahead without
     std::vector<std::string> violations; // what they did
 };

@@ -324,6 +324,7 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
     report.roundSeconds = outcome.seconds;
     report.bytesSent = outcome.bytesSent;
     report.bytesReceived = outcome.bytesReceived;
+    report.pacedConnections = outcome.pacedConnections;
     for (std::size_t i = 0; i < outcome.excluded.size(); ++i)
         report.problems.push_back("excluded " + hex(outcome.excluded[i]).substr(0, 16) + ": " +
                                   (i < outcome.violations.size() ? outcome.violations[i] : std::string()));
@@ -359,6 +360,7 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
         report.roundSeconds += parameters.seconds;
         report.bytesSent += parameters.bytesSent;
         report.bytesReceived += parameters.bytesReceived;
+        report.pacedConnections += parameters.pacedConnections;
     }
     if (accumulator_)
         accumulator_->reset();

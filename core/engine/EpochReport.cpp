@@ -35,6 +35,7 @@ QJsonObject EpochReport::toJson() const {
                        {"round_seconds", roundSeconds},
                        {"bytes_sent", static_cast<qint64>(bytesSent)},
                        {"bytes_received", static_cast<qint64>(bytesReceived)},
+                       {"paced_connections", static_cast<qint64>(pacedConnections)},
                        {"learning_rate", learningRate},
                        {"gradient_norm", gradientNorm},
                        {"samples_per_second", samplesPerSecond},

@@ -40,6 +40,7 @@ struct EpochReport {
     double roundSeconds = 0.0;
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
+    std::uint64_t pacedConnections = 0; // connections of its rounds the kernel paced
     double learningRate = 0.0;
     double gradientNorm = 0.0;
     double samplesPerSecond = 0.0; // the collaboration's, as estimated from the progress records

@@ -1,5 +1,7 @@
 #include "core/net/LinkBandwidth.h"
 
+#include "core/net/ConnectionPacer.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -26,8 +28,27 @@ double LinkBandwidth::direction(const RateMeter& meter, double cap) const {
     return cap > 0.0 ? cap : default_;
 }
 
+void LinkBandwidth::addRound(std::uint64_t bytesSent, std::uint64_t bytesReceived,
+                             std::chrono::nanoseconds took) {
+    upload_.add(bytesSent, took);
+    download_.add(bytesReceived, took);
+    if (!guessed())
+        best_ = std::max(best_, bytesPerSecond());
+}
+
 double LinkBandwidth::bytesPerSecond() const {
     return std::min(direction(upload_, uploadCap_), direction(download_, downloadCap_));
+}
+
+bool LinkBandwidth::guessed() const {
+    return (upload_.bytesPerSecond() <= 0.0 && uploadCap_ <= 0.0) ||
+           (download_.bytesPerSecond() <= 0.0 && downloadCap_ <= 0.0);
+}
+
+double LinkBandwidth::pacingBytesPerSecond() const {
+    if (guessed())
+        return 0.0;
+    return ConnectionPacer::rateFor(std::max(best_, bytesPerSecond()));
 }
 
 } // namespace sahaj::net

@@ -2,6 +2,9 @@
 
 #include "core/net/RateMeter.h"
 
+#include <chrono>
+#include <cstdint>
+
 namespace sahaj::net {
 
 // The bandwidth this peer declares to its group (MemberInfo.bandwidth, which the load balancer splits
@@ -20,11 +23,26 @@ public:
     // non-finite values.
     void setCaps(double uploadBytesPerSecond, double downloadBytesPerSecond);
 
-    // Where transfers report what they achieved.
+    // One all-reduce round: what it sent and received over the time it took.
+    void addRound(std::uint64_t bytesSent, std::uint64_t bytesReceived, std::chrono::nanoseconds took);
+
+    // Each direction's measurement (0 while too little has been measured).
+    const RateMeter& upload() const { return upload_; }
+    const RateMeter& download() const { return download_; }
+    // For tests and callers that measure one direction on its own.
     RateMeter& upload() { return upload_; }
     RateMeter& download() { return download_; }
 
     double bytesPerSecond() const;
+    // True while bytesPerSecond() may be the default figure: a direction with neither a measurement nor
+    // a cap.
+    bool guessed() const;
+    // How fast each connection of a round may send (ConnectionPacer): its headroom over the highest
+    // figure this link has shown, 0 (no pacing) while the figure is a guess. The highest, not the current
+    // one: a round slowed by something else (a timeout, a busy CPU, a slow group) lowers the measurement,
+    // and pacing from it would slow the next round further, and so on down; from the highest, the worst
+    // a stale figure does is pace too little, which is what no pacing does anyway.
+    double pacingBytesPerSecond() const;
     // In values per second for a wire encoding of `bytesPerValue` (2 for fp16): the load balancer's unit.
     double valuesPerSecond(double bytesPerValue) const { return bytesPerSecond() / bytesPerValue; }
 
@@ -32,6 +50,7 @@ private:
     double direction(const RateMeter& meter, double cap) const;
 
     double default_;
+    double best_ = 0.0; // the highest bytesPerSecond() once it stopped being a guess
     double uploadCap_ = 0.0;
     double downloadCap_ = 0.0;
     RateMeter upload_;

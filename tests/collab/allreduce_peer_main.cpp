@@ -5,7 +5,7 @@
 // outcome as a JSON line: {"sha256", "complete", "span_averaged", "excluded", "bytes_sent", "bytes_received",
 // "seconds", "total_weight", "paced_connections"}. Then it waits for standard input to close, so that its
 // ROUTER keeps serving late members until the test is done.
-// --pace yes: each connection of the round paced at ConnectionPacer::rateFor(declared bandwidth).
+// --pace yes: each connection of the round paced as the engine paces a link of the declared bandwidth.
 // --curve yes: CURVE on every socket, with a ZAP handler admitting the members' keys; the keys are derived
 // from each member's index (public by design: the processes need no key exchange), for measuring what
 // encryption costs a round.
@@ -15,7 +15,7 @@
 #include "core/collab/AllReduceRound.h"
 #include "core/collab/TensorEncoding.h"
 #include "core/collab/WeightBounds.h"
-#include "core/net/ConnectionPacer.h"
+#include "core/net/LinkBandwidth.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/SocketFactory.h"
 #include "core/net/ZapHandler.h"
@@ -159,12 +159,15 @@ int main(int argc, char** argv) {
     options.senderTimeout = std::chrono::milliseconds(timeoutMs);
     options.aggregatorTimeout = std::chrono::milliseconds(2 * timeoutMs);
     options.uploadBytesPerSecond = upload;
-    // --pace yes: the round's connections are paced from the bandwidth this member declares in the group
-    // (the benchmark declares each link's real rate).
+    // --pace yes: the round's connections are paced by the engine's rule (net::LinkBandwidth) for a link
+    // known to run at the bandwidth this member declares in the group (the benchmark declares each link's
+    // real rate).
     if (argument(argc, argv, "pace", "no") == "yes") {
         const collab::GroupMember& self = spec.members[static_cast<std::size_t>(spec.indexOf(peerId))];
-        options.pacingBytesPerSecond = net::ConnectionPacer::rateFor(
-            self.bandwidth * collab::TensorEncoding::bytesPerValue(spec.encoding));
+        const double rate = self.bandwidth * collab::TensorEncoding::bytesPerValue(spec.encoding);
+        net::LinkBandwidth link;
+        link.setCaps(rate, rate);
+        options.pacingBytesPerSecond = link.pacingBytesPerSecond();
     }
     std::vector<float> local;
     if (role != "aux")

@@ -1,6 +1,8 @@
 // State download over real sockets on loopback: a newcomer falls back past a dead donor, a donor with
 // only an older state, and a donor whose bytes were altered, and gets the exact snapshot from a good one.
-// Each donor runs on its own thread, which owns its ROUTER.
+// Each donor runs on its own thread, which owns its ROUTER. The next download tries the donors that failed
+// last.
+#include "core/collab/DonorHistory.h"
 #include "core/collab/StateChunker.h"
 #include "core/collab/StateDownloader.h"
 #include "core/collab/StateServer.h"
@@ -102,6 +104,8 @@ private Q_SLOTS:
         QCOMPARE(result->epoch, std::uint64_t(5));
         QCOMPARE(result->donor, std::string(32, 'G'));
         QCOMPARE(result->failures.size(), std::size_t(3));
+        const std::vector<std::string> failed{dead.peerId, stale.donor().peerId, liar.donor().peerId};
+        QCOMPARE(downloader.failedDonors(), failed);
         QVERIFY2(QString::fromStdString(result->failures[0]).contains("no connection"),
                  result->failures[0].c_str());
         QVERIFY2(QString::fromStdString(result->failures[1]).contains("no state as new as epoch 5"),
@@ -113,6 +117,37 @@ private Q_SLOTS:
         collab::StateDownloader hopeless(codec, sockets, 5, 1 << 20, 500ms);
         QVERIFY(!hopeless.download({dead, stale.donor()}).has_value());
         QCOMPARE(hopeless.lastFailures().size(), std::size_t(2));
+        QCOMPARE(hopeless.failedDonors().size(), std::size_t(2));
+    }
+
+    void donorsThatFailedLatelyGoLast() {
+        using Clock = collab::DonorHistory::Clock;
+        const auto donor = [](char id) {
+            return collab::StateDonor{std::string(32, id), "tcp://127.0.0.1:1"};
+        };
+        const auto ids = [](const std::vector<collab::StateDonor>& donors) {
+            std::string order;
+            for (const collab::StateDonor& d : donors)
+                order += d.peerId.front();
+            return order;
+        };
+        const Clock::time_point t0 = Clock::now();
+        collab::DonorHistory history;
+        QCOMPARE(ids(history.order({donor('a'), donor('b'), donor('c'), donor('d')}, t0)),
+                 std::string("abcd"));
+        history.failed(std::string(32, 'b'), t0);
+        history.failed(std::vector<std::string>{std::string(32, 'a')}, t0 + 1s);
+        // The ones that failed go last, the earliest failure first; the rest keep their order.
+        QCOMPARE(ids(history.order({donor('a'), donor('b'), donor('c'), donor('d')}, t0 + 2s)),
+                 std::string("cdba"));
+        // A failed donor is never dropped: it may be the only one.
+        QCOMPARE(ids(history.order({donor('a')}, t0 + 2s)), std::string("a"));
+        // Failures are forgotten after a while: b's first, then a's.
+        QCOMPARE(ids(history.order({donor('a'), donor('b'), donor('c')}, t0 + collab::DonorHistory::kMemory)),
+                 std::string("bca"));
+        QCOMPARE(
+            ids(history.order({donor('a'), donor('b'), donor('c')}, t0 + 1s + collab::DonorHistory::kMemory)),
+            std::string("abc"));
     }
 };
 

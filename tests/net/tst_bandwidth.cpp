@@ -1,4 +1,5 @@
 // TokenBucket paces to a cap exactly (worked out by hand below); RateMeter reports achieved rates.
+#include "core/net/ConnectionPacer.h"
 #include "core/net/LinkBandwidth.h"
 #include "core/net/RateMeter.h"
 #include "core/net/TokenBucket.h"
@@ -70,6 +71,30 @@ private Q_SLOTS:
         link.setCaps(0.0, 3e6);
         QVERIFY(std::abs(link.bytesPerSecond() - 2e6) < 1.0); // a cap above the measured rate changes nothing
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, link.setCaps(-1.0, 0.0));
+    }
+
+    void pacingFollowsTheBestRateShown() {
+        LinkBandwidth link(1e6);
+        QCOMPARE(link.pacingBytesPerSecond(), 0.0); // a guess paces nothing
+        link.addRound(4'000'000, 2'000'000, 1s);    // 4 MB/s up, 2 MB/s down: 2 MB/s
+        QVERIFY(!link.guessed());
+        QVERIFY(std::abs(link.pacingBytesPerSecond() - ConnectionPacer::rateFor(2e6)) < 1.0);
+        // A round held up by a timeout lowers the measured figure, and with it what this peer declares,
+        // but not the pacing: that would slow the next round, and lower the figure again.
+        link.addRound(1'000'000, 1'000'000, 30s);
+        QVERIFY(link.bytesPerSecond() < 2e5);
+        QVERIFY(std::abs(link.pacingBytesPerSecond() - ConnectionPacer::rateFor(2e6)) < 1.0);
+        // A faster round raises it.
+        for (int i = 0; i < 100; ++i)
+            link.addRound(8'000'000, 8'000'000, 1s);
+        QVERIFY(link.pacingBytesPerSecond() > ConnectionPacer::rateFor(7e6));
+
+        // Caps alone are no guess: the cap is the figure.
+        LinkBandwidth capped(1e6);
+        capped.setCaps(3e6, 0.0);
+        QVERIFY(capped.guessed()); // the download has neither
+        capped.setCaps(3e6, 5e6);
+        QVERIFY(std::abs(capped.pacingBytesPerSecond() - ConnectionPacer::rateFor(3e6)) < 1.0);
     }
 };
 
