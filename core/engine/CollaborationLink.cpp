@@ -15,7 +15,6 @@
 #include "core/collab/WeightBounds.h"
 #include "core/dht/DhtNode.h"
 #include "core/dht/DhtNodeOptions.h"
-#include "core/net/ConnectionPacer.h"
 #include "core/net/LinkBandwidth.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/ProtocolViolation.h"
@@ -172,13 +171,6 @@ struct CollaborationLink::Session {
     }
 
     zmq::socket_t* routerOrNull() { return options.role == wire::ROLE_CLIENT ? nullptr : &router; }
-
-    // Each connection of a round may send this much (0: no pacing while the figure is a guess).
-    double pacingBytesPerSecond() const {
-        if (options.claimedBytesPerSecond > 0.0)
-            return net::ConnectionPacer::rateFor(options.claimedBytesPerSecond);
-        return bandwidth.pacingBytesPerSecond();
-    }
 
     double declaredBandwidth() const {
         const double perValue = collab::TensorEncoding::bytesPerValue(options.encoding);
@@ -338,7 +330,6 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         }
         collab::AllReduceOptions roundOptions = options_.allReduce;
         roundOptions.uploadBytesPerSecond = options_.uploadBytesPerSecond;
-        roundOptions.pacingBytesPerSecond = s.pacingBytesPerSecond();
         if (!state)
             roundOptions.maxWeights =
                 collab::WeightBounds::of(spec, s.tracker.remoteRecords(), SystemClock::now());
