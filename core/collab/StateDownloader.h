@@ -32,10 +32,6 @@ struct StateDownload {
 // with the next. One request is in flight at a time: simple, and a 4 MiB chunk keeps the link busy.
 class StateDownloader {
 public:
-    // How long a donor may take to accept the connection (TCP and, in runs with CURVE, its handshake: a
-    // few round trips) before the next one is tried.
-    static constexpr std::chrono::milliseconds kConnectTimeout{3000};
-
     StateDownloader(const net::MessageCodec& codec, const net::SocketFactory& sockets, std::uint64_t minEpoch,
                     std::uint64_t maxBytes, std::chrono::milliseconds chunkTimeout);
 
