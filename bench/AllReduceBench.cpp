@@ -239,9 +239,7 @@ int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
     QStringList sets{"100,100,100,100", "1000,100,100,20", "1000,500,200,100,100,50,50c,20c"};
     std::int64_t size = 18'105'474;
-    // 128 KiB of fp16: with paced connections, parts a quarter of the engine's default keep each
-    // aggregator's averages closer behind the parts it receives (docs/collaboration.md).
-    std::int64_t partElements = collab::PartitionPlan::kDefaultPartElements / 4;
+    std::int64_t partElements = collab::PartitionPlan::kDefaultPartElements; // the engine's parts
     QString peerProgram = QString::fromUtf8(SAHAJ_ALLREDUCE_PEER);
 #ifdef SAHAJ_GLOO_PEER
     QString glooProgram = QString::fromUtf8(SAHAJ_GLOO_PEER);

@@ -109,6 +109,12 @@ std::vector<Seed> seeds() {
         m->set_epoch(3);
         m->set_reason("deadline passed");
     }
+    {
+        wire::SpanReceived* m = add("span_received").envelope.mutable_span_received();
+        m->set_group_id(kGroupId);
+        m->set_epoch(3);
+        m->set_span(1);
+    }
     add("state_request").envelope.mutable_state_request()->set_chunk(1);
     {
         Seed& seed = add("state_chunk");

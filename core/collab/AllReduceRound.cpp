@@ -45,6 +45,7 @@ struct PartSum {
 struct Outgoing {
     std::vector<zmq::message_t> frames;
     std::string route; // ROUTER replies only: the member's peer id
+    std::size_t member = 0;
 };
 
 std::uint64_t sizeOf(const std::vector<zmq::message_t>& frames) {
@@ -100,6 +101,9 @@ public:
         excluded_.assign(members, false);
         spanFailed_.assign(members, false);
         received_.resize(members);
+        confirmed_.assign(members, false);
+        unreachable_.assign(members, false);
+        lastReplyAt_.assign(members, now);
         weights_.resize(members);
         ownWeight_ = self().weight;
         weights_[static_cast<std::size_t>(me_)] = ownWeight_;
@@ -163,10 +167,12 @@ public:
             applyTimeouts(now);
             completeParts();
             flush(now);
-            if (finished() || now >= deadline)
+            if (finished(now) || now >= deadline)
                 break;
             poll(std::min<Clock::time_point>(deadline, nextWake(now)));
         }
+        sendConfirmations(); // a last try for any a full queue held back
+        noteUnconfirmed();
         // Whatever was not averaged in time keeps the local values, also where parts were half written.
         for (std::size_t a = 0; a < spec_.members.size(); ++a) {
             if (!result_.spanAveraged[a] && !local_.empty()) {
@@ -317,7 +323,7 @@ private:
             std::vector<zmq::message_t> frames;
             if (data)
                 frames.emplace_back(data->data(), data->size());
-            replies_.push_back({codec_.encode(envelope, std::move(frames)), spec_.members[m].peerId});
+            replies_.push_back({codec_.encode(envelope, std::move(frames)), spec_.members[m].peerId, m});
         }
     }
 
@@ -387,19 +393,23 @@ private:
             if (sent == net::MessageCodec::SendResult::Sent) {
                 result_.bytesSent += bytes;
                 uploadAllowedAt_ = now + upload_.reserve(bytes, now);
+                lastReplyAt_[reply->member] = now;
+            } else {
+                unreachable_[reply->member] = true;
             }
             // Sent, or the member is gone (it cannot be told; the others must not wait).
             reply = replies_.erase(reply);
         }
+        sendConfirmations();
         // Only full queues left: poll() then waits for the timer instead of spinning on the ROUTER, which
         // reports itself writable while any member's queue has room.
         repliesBlocked_ = !replies_.empty() && now >= uploadAllowedAt_;
     }
 
-    bool finished() const {
+    bool finished(Clock::time_point now) const {
         const bool aggregated =
             sums_.empty() || ownSpanFailed_ || result_.spanAveraged[static_cast<std::size_t>(me_)];
-        if (!aggregated || !replies_.empty())
+        if (!aggregated || !replies_.empty() || awaitsConfirmation(now))
             return false;
         for (const auto& [aggregator, queue] : pendingParts_)
             if (!queue.empty() && !spanFailed_[aggregator])
@@ -408,6 +418,52 @@ private:
             if (!result_.spanAveraged[aggregator] && !spanFailed_[aggregator])
                 return false;
         return true;
+    }
+
+    // Replies handed to the ROUTER are not yet delivered: until a member confirms the span (SpanReceived)
+    // they may sit in this process's queues, which a peer leaving right after its round would drop. So an
+    // aggregator's round lasts until every member it replied to confirmed, except members whose connection
+    // is gone (a reply found it unreachable) and excluded senders (silent, most likely dead).
+    bool owesConfirmation(std::size_t m) const {
+        return static_cast<int>(m) != me_ && spec_.members[m].sends() && !confirmed_[m] && !unreachable_[m] &&
+               !excluded_[m] && !sums_.empty() && !ownSpanFailed_;
+    }
+
+    // A member silent for the sender timeout since the last reply to it is not waited for any longer (it
+    // gives this aggregator up after its own, longer, aggregator timeout).
+    bool awaitsConfirmation(Clock::time_point now) const {
+        for (std::size_t m = 0; m < spec_.members.size(); ++m)
+            if (owesConfirmation(m) &&
+                now - std::max(lastReplyAt_[m], heardFrom_[m]) <= options_.senderTimeout)
+                return true;
+        return false;
+    }
+
+    void noteUnconfirmed() {
+        for (std::size_t m = 0; m < spec_.members.size(); ++m)
+            if (owesConfirmation(m))
+                result_.violations.push_back(
+                    "member " +
+                    QByteArray::fromStdString(spec_.members[m].peerId).toHex().left(8).toStdString() +
+                    " did not confirm that this aggregator's span arrived");
+    }
+
+    // Tells each aggregator whose whole span arrived that it did (SpanReceived), on this member's DEALER
+    // to it; one whose queue is full is told on a later turn.
+    void sendConfirmations() {
+        for (auto it = confirmationsDue_.begin(); it != confirmationsDue_.end();) {
+            wire::Envelope envelope;
+            wire::SpanReceived* received = envelope.mutable_span_received();
+            received->set_group_id(spec_.groupId);
+            received->set_epoch(spec_.epoch);
+            received->set_span(static_cast<std::uint32_t>(*it));
+            std::vector<zmq::message_t> frames = codec_.encode(std::move(envelope));
+            if (!net::MessageCodec::send(dealers_.at(*it), frames, nullptr, true)) {
+                ++it;
+                continue;
+            }
+            it = confirmationsDue_.erase(it);
+        }
     }
 
     Clock::time_point nextWake(Clock::time_point now) const {
@@ -500,6 +556,8 @@ private:
 
     void onRouterMessage(net::WireMessage message, const std::string& route) {
         const wire::Envelope& envelope = message.envelope;
+        if (envelope.has_span_received() && envelope.span_received().group_id() == spec_.groupId)
+            return onConfirmation(envelope, route);
         if (!envelope.has_tensor_part() || envelope.tensor_part().group_id() != spec_.groupId) {
             result_.otherMessages.push_back(std::move(message));
             return;
@@ -550,6 +608,18 @@ private:
         arrivals.last = Clock::now();
         if (arrivals.parts++ == 0)
             arrivals.first = arrivals.last;
+    }
+
+    void onConfirmation(const wire::Envelope& envelope, const std::string& route) {
+        const wire::SpanReceived& received = envelope.span_received();
+        const int member = spec_.indexOf(envelope.sender());
+        if (member < 0 || member == me_ || envelope.sender() != route ||
+            !spec_.members[static_cast<std::size_t>(member)].sends())
+            return blame(envelope.sender(), true,
+                         "a span confirmation from a peer that is not another member that receives averages");
+        if (received.epoch() != spec_.epoch || received.span() != static_cast<std::uint32_t>(me_))
+            return blame(envelope.sender(), true, "a span confirmation for another epoch or span");
+        confirmed_[static_cast<std::size_t>(member)] = true;
     }
 
     // What each sender demonstrably delivered: it streams its whole vector (every span but its own) at
@@ -623,8 +693,13 @@ private:
                                result_.values.data() + range.offset);
         received_[aggregator].insert(part.part());
         if (static_cast<std::int64_t>(received_[aggregator].size()) ==
-            plan_.partCount(static_cast<std::int64_t>(aggregator)))
+            plan_.partCount(static_cast<std::int64_t>(aggregator))) {
             result_.spanAveraged[aggregator] = true;
+            confirmationsDue_.insert(aggregator);
+            // Every part of the span went ahead: whatever of this member's is still unsent would be ignored.
+            pendingParts_[aggregator].clear();
+            staged_.erase(aggregator);
+        }
     }
 
     const GroupSpec& spec_;
@@ -648,6 +723,12 @@ private:
     std::vector<bool> excluded_;                    // senders this aggregator went ahead without
     std::vector<bool> spanFailed_;                  // aggregators this member gave up on
     std::vector<std::set<std::uint32_t>> received_; // averaged parts received, per aggregator
+    std::set<std::size_t> confirmationsDue_;        // aggregators to tell that their span arrived
+    // As an aggregator, per member: it confirmed this span; a reply found it unreachable; the last reply
+    // to it handed to the ROUTER.
+    std::vector<bool> confirmed_;
+    std::vector<bool> unreachable_;
+    std::vector<Clock::time_point> lastReplyAt_;
     double ownWeight_ = 0.0;      // this member's weight as it sends it (0 when its vector was not finite)
     bool ownSpanFailed_ = false;  // its span's mean overflowed: everybody keeps local values for it
     bool repliesBlocked_ = false; // every reply left waits for a member whose queue is full

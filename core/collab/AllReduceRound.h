@@ -31,8 +31,8 @@ struct AllReduceOptions {
     double downloadBytesPerSecond = 0.0;
     // The most each of the round's connections may send, in bytes per second (net::ConnectionPacer; 0:
     // no pacing). The caller sets it from a bandwidth it knows (ConnectionPacer::rateFor), never from a
-    // guess (net::LinkBandwidth::pacingBytesPerSecond). Only the all-reduce benchmark's members set it so
-    // far, from their links' real rates; the engine does not yet (docs/collaboration.md).
+    // guess: the engine from net::LinkBandwidth::pacingBytesPerSecond, the benchmark's members from their
+    // links' real rates (docs/collaboration.md).
     double pacingBytesPerSecond = 0.0;
     // How this member aggregates its span: the weighted mean (nullopt), or CenteredClip, which a minority
     // of senders sending huge or reversed gradients cannot drag far (the run's choice, see RunManifest).

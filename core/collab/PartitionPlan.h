@@ -13,8 +13,10 @@ namespace sahaj::collab {
 // all-reduce can stream and reduce it piece by piece. A member with count 0 has an empty span and no parts.
 class PartitionPlan {
 public:
-    // The number of fp16 values in 512 KiB, the part size hivemind streams.
-    static constexpr std::int64_t kDefaultPartElements = 512 * 1024 / 2;
+    // The number of fp16 values in 128 KiB. Hivemind streams 512 KiB; parts a quarter that size keep
+    // each aggregator's averages closer behind the parts it receives, which shortens the start and the
+    // end of a round where a link carries only one of the two (measured in docs/collaboration.md).
+    static constexpr std::int64_t kDefaultPartElements = 128 * 1024 / 2;
 
     // counts: elements per member (LoadBalancer::apportion). Throws std::invalid_argument unless every
     // count is >= 0, they sum to exactly totalElements and partElements >= 1.

@@ -15,6 +15,7 @@
 #include "core/collab/WeightBounds.h"
 #include "core/dht/DhtNode.h"
 #include "core/dht/DhtNodeOptions.h"
+#include "core/net/ConnectionPacer.h"
 #include "core/net/LinkBandwidth.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/ProtocolViolation.h"
@@ -171,6 +172,13 @@ struct CollaborationLink::Session {
     }
 
     zmq::socket_t* routerOrNull() { return options.role == wire::ROLE_CLIENT ? nullptr : &router; }
+
+    // Each connection of a round may send this much (0: no pacing while the figure is a guess).
+    double pacingBytesPerSecond() const {
+        if (options.claimedBytesPerSecond > 0.0)
+            return net::ConnectionPacer::rateFor(options.claimedBytesPerSecond);
+        return bandwidth.pacingBytesPerSecond();
+    }
 
     double declaredBandwidth() const {
         const double perValue = collab::TensorEncoding::bytesPerValue(options.encoding);
@@ -330,6 +338,7 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         }
         collab::AllReduceOptions roundOptions = options_.allReduce;
         roundOptions.uploadBytesPerSecond = options_.uploadBytesPerSecond;
+        roundOptions.pacingBytesPerSecond = s.pacingBytesPerSecond();
         if (!state)
             roundOptions.maxWeights =
                 collab::WeightBounds::of(spec, s.tracker.remoteRecords(), SystemClock::now());
@@ -573,11 +582,12 @@ void CollaborationLink::maybeDownloadState(Session& s) {
          collab::PeerBoard::donors(s.peerBoard.fetch(kDhtLookup), local + 1))
         if (peer.peerId != peerId_)
             donors.push_back({peer.peerId, peer.endpoint, peer.curveKey});
+    const std::string behindAt =
+        "behind at epoch " + std::to_string(local) + " of " + std::to_string(global.epoch);
     if (donors.empty()) {
         const std::string problem = "behind the collaboration, and no donor announced a newer state yet";
         if (s.lastProblem != problem)
-            note("behind at epoch " + std::to_string(local) + " of " + std::to_string(global.epoch) +
-                 ": no donor");
+            note(behindAt + ": no donor");
         s.lastProblem = problem;
         s.chaseFailed = s.chasing; // then step alone after all, rather than not at all
         s.chasing = false;
@@ -593,8 +603,7 @@ void CollaborationLink::maybeDownloadState(Session& s) {
         s.chasing = false;
         const std::string failures = joined(downloader.lastFailures());
         s.lastProblem = "state download failed: " + (failures.empty() ? std::string("no donor") : failures);
-        note("behind at epoch " + std::to_string(local) + " of " + std::to_string(global.epoch) + ", " +
-             s.lastProblem);
+        note(behindAt + ", " + s.lastProblem);
         return;
     }
     s.bytesReceived += download->bytes.size();

@@ -209,6 +209,12 @@ void MessageValidator::validate(const wire::Envelope& envelope, const std::vecto
         checkText(envelope.part_failure().reason(), "part_failure.reason");
         checkDataFrames(data, 0, "part_failure");
         return;
+    case E::kSpanReceived:
+        checkGroupId(envelope.span_received().group_id(), "span_received.group_id");
+        require(envelope.span_received().span() < WireLimits::kMaxGroupSize,
+                "span_received.span is out of range");
+        checkDataFrames(data, 0, "span_received");
+        return;
     case E::kStateRequest:
         require(envelope.state_request().chunk() < WireLimits::kMaxStateChunks,
                 "state_request.chunk is out of range");

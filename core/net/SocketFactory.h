@@ -22,7 +22,7 @@ namespace sahaj::net {
 class SocketFactory {
 public:
     struct Options {
-        int sendHighWaterMark = 256; // messages (parts of ~512 KiB: ~128 MiB at most per connection)
+        int sendHighWaterMark = 256; // messages (parts of 128 KiB by default: 32 MiB per connection)
         int receiveHighWaterMark = 256;
         int lingerMs = 500;
         int handshakeMs = 10000;

@@ -4,7 +4,8 @@
 // GroupBegin, base64) from one line of standard input, runs the round on its test vector and prints the
 // outcome as a JSON line: {"sha256", "complete", "span_averaged", "excluded", "bytes_sent", "bytes_received",
 // "seconds", "total_weight", "paced_connections"}. Then it waits for standard input to close, so that its
-// ROUTER keeps serving late members until the test is done.
+// ROUTER keeps serving late members until the test is done; with --leave yes it exits at once instead, as
+// a peer that quits right after its round. --upload, --download: the user's caps, in bytes per second.
 // --pace yes: each connection of the round paced as the engine paces a link of the declared bandwidth.
 // --curve yes: CURVE on every socket, with a ZAP handler admitting the members' keys; the keys are derived
 // from each member's index (public by design: the processes need no key exchange), for measuring what
@@ -101,6 +102,7 @@ int main(int argc, char** argv) {
     const int index = std::stoi(argument(argc, argv, "index", "0"));
     const std::int64_t size = std::stoll(argument(argc, argv, "size", "1000"));
     const double upload = std::stod(argument(argc, argv, "upload", "0"));
+    const double download = std::stod(argument(argc, argv, "download", "0"));
     const int timeoutMs = std::stoi(argument(argc, argv, "timeout-ms", "5000"));
     std::optional<test::MisbehavingMember::Kind> misbehaviour;
     if (const std::string kind = argument(argc, argv, "misbehave", ""); !kind.empty()) {
@@ -159,6 +161,7 @@ int main(int argc, char** argv) {
     options.senderTimeout = std::chrono::milliseconds(timeoutMs);
     options.aggregatorTimeout = std::chrono::milliseconds(2 * timeoutMs);
     options.uploadBytesPerSecond = upload;
+    options.downloadBytesPerSecond = download;
     // --pace yes: the round's connections are paced by the engine's rule (net::LinkBandwidth) for a link
     // known to run at the bandwidth this member declares in the group (the benchmark declares each link's
     // real rate).
@@ -219,6 +222,7 @@ int main(int argc, char** argv) {
                                 {"total_weight", result.totalWeight}}
                      .dump()
               << std::endl;
-    waitForInputToClose();
+    if (argument(argc, argv, "leave", "no") != "yes")
+        waitForInputToClose();
     return 0;
 }

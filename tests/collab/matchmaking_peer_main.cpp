@@ -1,10 +1,14 @@
 // sahaj-matchmaking-peer: one peer that forms a group for epoch 1 and averages in it, as its own process,
 // for the multi-process matchmaking test. It joins the DHT through --bootstrap HOST:PORT with a fresh
-// identity, binds its ROUTER unless --role is client, runs Matchmaking::formGroup (--schema TEXT: its
-// sha256 is the schema hash; --weight, --bandwidth; --gather-ms, --min-gather-ms, --size), then the
+// identity, binds its ROUTER unless --role is client, runs Matchmaking::formGroup for run --run (--schema
+// TEXT: its sha256 is the schema hash; --weight, --bandwidth; --gather-ms, --min-gather-ms, --size), then the
 // all-reduce on the formed group with its test vector (--seed), and prints one JSON line: {"peer",
 // "group", "members", "index", "leader", "sha256", "complete"}. A group of one keeps its own values (no
 // round). Then it waits for standard input to close, so that its ROUTER serves late members.
+//
+// Once its DHT has connected and its ROUTER is bound it prints "ready" and waits for a line on standard
+// input before it matches: starting a process and its DHT takes seconds on a loaded machine, and the test
+// decides when each peer begins to match, not the loader.
 #include "core/collab/AllReduceRound.h"
 #include "core/collab/Matchmaking.h"
 #include "core/collab/TensorEncoding.h"
@@ -43,7 +47,7 @@ int main(int argc, char** argv) {
     const std::string role = argument(argc, argv, "role", "node");
     const std::int64_t size = std::stoll(argument(argc, argv, "size", "100003"));
     const std::uint64_t seed = std::stoull(argument(argc, argv, "seed", "1"));
-    const std::string runId = "matchmaking-test";
+    const std::string runId = argument(argc, argv, "run", "matchmaking-test");
 
     const auto identity = std::make_shared<const security::PeerIdentity>(security::PeerIdentity::generate());
     const std::string peerId = identity->id().bytes().toStdString();
@@ -64,6 +68,12 @@ int main(int argc, char** argv) {
     zmq::socket_t router;
     if (role != "client")
         router = sockets.bindRouter("tcp://127.0.0.1:0");
+    std::cout << "ready" << std::endl;
+    std::string go;
+    if (!std::getline(std::cin, go)) {
+        std::cerr << "sahaj-matchmaking-peer: standard input closed before the start" << std::endl;
+        return 1;
+    }
 
     collab::MatchmakingOptions options;
     options.schemaHash =

@@ -2,7 +2,8 @@
 // bits, equal to the weighted mean of the members' vectors up to the wire rounding; clients only send;
 // an auxiliary only aggregates; a member that dies before the round costs its span (kept local), not the
 // round; 8-bit quantisation keeps the members identical too; a member that sends bad parts (an oversized
-// frame, the wrong count, dtype or index, NaN, an absurd weight) is excluded and the honest members finish.
+// frame, the wrong count, dtype or index, NaN, an absurd weight) is excluded and the honest members finish;
+// an aggregator that quits right after its round has delivered its span first.
 #include "core/collab/GroupSpec.h"
 #include "core/collab/LoadBalancer.h"
 #include "core/collab/TensorEncoding.h"
@@ -348,6 +349,26 @@ private Q_SLOTS:
         const std::int64_t shared = spec.spanCounts[0] + spec.spanCounts[1];
         QVERIFY(std::equal(a.begin(), a.begin() + shared, b.begin()));
         QVERIFY(!std::equal(a.begin() + shared, a.end(), b.begin() + shared));
+    }
+
+    // An aggregator that quits as soon as its round is over (--leave yes) still delivers its span to a
+    // member that reads slowly (a download cap): its round lasts until the member confirms the span. The
+    // vector is larger than what the member's and the kernel's queues hold, so that without the
+    // confirmation most of the averages would still sit in the aggregator's queue when it quits.
+    void aLeavingAggregatorDeliversItsSpanFirst() {
+        const std::int64_t size = 16'000'000;
+        std::vector<Peer> peers = start({"node", "client"}, {1, 3}, size, {"--timeout-ms", "20000"},
+                                        {{"--leave", "yes"}, {"--download", "4000000"}});
+        const collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp16(), 8192);
+        begin(peers, spec);
+        finish(peers);
+        // The member got the whole span, the same bits the aggregator kept, and confirmed it in time.
+        for (const Peer* peer : {&peers[1], &peers[0]}) {
+            const QJsonObject& r = peer->result;
+            QVERIFY2(r.value("complete").toBool(), qPrintable(QJsonDocument(r).toJson()));
+            QCOMPARE(r.value("sha256").toString(), peers[0].result.value("sha256").toString());
+            QVERIFY2(r.value("violations").toArray().isEmpty(), qPrintable(QJsonDocument(r).toJson()));
+        }
     }
 
     void quantisedPartsKeepMembersIdentical() {

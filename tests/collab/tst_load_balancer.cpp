@@ -342,10 +342,12 @@ private Q_SLOTS:
     }
 
     void partitionPlanCutsSpansIntoParts() {
+        // The default part: 128 KiB of fp16.
+        QCOMPARE(PartitionPlan({4, 6}, 10).partElements(), std::int64_t{65536});
         // V = 2^20 over members 1 and 3, parts of 262144 (512 KiB of fp16): member 1's 600000 values make
         // parts of 262144, 262144 and 75712; member 3's 448576 (from 600000) make 262144 and 186432.
         const Counts counts{0, 600000, 0, 448576};
-        const PartitionPlan plan(counts, 1 << 20);
+        const PartitionPlan plan(counts, 1 << 20, 262144);
         QCOMPARE(plan.partElements(), std::int64_t{262144});
         QCOMPARE(plan.memberCount(), std::int64_t{4});
         QCOMPARE(plan.span(0), (ElementRange{0, 0}));

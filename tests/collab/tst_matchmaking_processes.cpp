@@ -6,7 +6,14 @@
 // Gather time: 10 s, and gathering never ends early (min gather = gather). Clients declare nothing, so a
 // leader that ended as soon as the declared nodes had joined could leave a client out; and in the late-peer
 // case the leader's declaration expires 10 s after it was made, while the late peer declares about 1.5 s
-// (plus its own DHT start) after the others, so it finds the leader with several seconds of gathering left.
+// after the others, so it finds the leader with several seconds of gathering left.
+//
+// Each case is a run of its own (--run): the declarations of the previous case's peers outlive it in the
+// bootstrap node by seconds, and peers of the next case would otherwise try to join those dead leaders.
+//
+// Each peer reports "ready" once its DHT is up and then waits for a line before it matches; the test lets
+// peers begin together (or, where a case says so, a set time apart) once all of them are ready, so that
+// the seconds a loaded machine takes to start a process do not decide who finds whom.
 #include "core/dht/DhtNode.h"
 #include "core/dht/DhtNodeOptions.h"
 
@@ -41,6 +48,39 @@ QJsonObject readJsonLine(QProcess& process, int timeoutMs) {
     return QJsonDocument::fromJson(process.readLine()).object();
 }
 
+// Waits until every peer has reported "ready" (its DHT is up, its ROUTER bound); false, with a warning,
+// if one did not.
+bool waitUntilReady(std::vector<Peer>& peers) {
+    for (Peer& peer : peers) {
+        QProcess& process = *peer.process;
+        QElapsedTimer timer;
+        timer.start();
+        process.waitForStarted();
+        while (!process.canReadLine() && timer.elapsed() < 90000 && process.state() == QProcess::Running)
+            process.waitForReadyRead(200);
+        const QByteArray line = process.readLine().trimmed();
+        if (line != "ready") {
+            qWarning("a peer did not get ready: '%s'", line.constData());
+            return false;
+        }
+    }
+    return true;
+}
+
+void tellToBegin(Peer& peer) {
+    peer.process->write("go\n");
+    peer.process->waitForBytesWritten(5000);
+}
+
+// Waits until the peers of every group are ready, then lets all of them begin at once.
+template <typename... Groups>
+bool beginTogether(Groups&... groups) {
+    if (!(waitUntilReady(groups) && ...))
+        return false;
+    (std::for_each(groups.begin(), groups.end(), tellToBegin), ...);
+    return true;
+}
+
 QStringList membersOf(const Peer& peer) {
     QStringList members;
     for (const QJsonValue& member : peer.result.value("members").toArray())
@@ -63,7 +103,8 @@ class TestMatchmakingProcesses : public QObject {
         peer.process->start(peerExecutable_,
                             QStringList{"--bootstrap", QString("127.0.0.1:%1").arg(bootstrap_->port()),
                                         "--role", role, "--seed", QString::number(seed), "--weight",
-                                        QString::number(seed * 4), "--schema", schema} +
+                                        QString::number(seed * 4), "--schema", schema, "--run",
+                                        QString::fromUtf8(QTest::currentTestFunction())} +
                                 extra);
         return peer;
     }
@@ -121,6 +162,7 @@ private Q_SLOTS:
     void threeNodesAndAClientFormOneGroup() {
         std::vector<Peer> peers;
         startMore(peers, {"node", "node", "node", "client"});
+        QVERIFY(beginTogether(peers));
         finish(peers);
         verifyOneGroup(peers);
         QCOMPARE(peers.front().result.value("members").toArray().size(), 4);
@@ -128,9 +170,12 @@ private Q_SLOTS:
 
     void aLatePeerStillJoins() {
         std::vector<Peer> peers;
-        startMore(peers, {"node", "node"});
+        startMore(peers, {"node", "node", "node"});
+        QVERIFY(waitUntilReady(peers));
+        tellToBegin(peers[0]);
+        tellToBegin(peers[1]);
         QThread::msleep(1500);
-        startMore(peers, {"node"});
+        tellToBegin(peers[2]);
         finish(peers);
         verifyOneGroup(peers);
         QCOMPARE(peers.front().result.value("members").toArray().size(), 3);
@@ -142,10 +187,14 @@ private Q_SLOTS:
         std::vector<Peer> peers;
         const QStringList slow{"--gather-ms", "14000", "--min-gather-ms", "14000"};
         peers.push_back(start("node", 1, "A", slow));
-        QThread::msleep(1500);
         peers.push_back(start("node", 2, "A", slow)); // joins the first
-        QThread::msleep(2500);
         peers.push_back(start("node", 3, "A", {"--gather-ms", "4000", "--min-gather-ms", "4000"}));
+        QVERIFY(waitUntilReady(peers));
+        tellToBegin(peers[0]);
+        QThread::msleep(1500);
+        tellToBegin(peers[1]);
+        QThread::msleep(2500);
+        tellToBegin(peers[2]);
         finish(peers);
         verifyOneGroup(peers);
         QCOMPARE(peers.front().result.value("members").toArray().size(), 3);
@@ -158,6 +207,7 @@ private Q_SLOTS:
         same.push_back(start("node", 2, "A"));
         std::vector<Peer> other;
         other.push_back(start("node", 3, "B"));
+        QVERIFY(beginTogether(same, other));
         finish(same);
         finish(other);
         verifyOneGroup(same);

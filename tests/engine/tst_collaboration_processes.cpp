@@ -161,6 +161,12 @@ private Q_SLOTS:
         stopNode(coordinator);
 
         QVERIFY2(checkGroups({&a, &b, &c, &client, &coordinator}) >= 5, "fewer than 5 rounds were shared");
+        // Once a peer's bandwidth is measured, the kernel paces its rounds' connections; they stay equal.
+        int pacedRounds = 0;
+        for (const Peer* peer : {&a, &b, &c, &client})
+            for (const QJsonObject& epoch : readJsonLines(peer->dir + "/epochs.jsonl"))
+                pacedRounds += epoch["paced_connections"].toInt() > 0 ? 1 : 0;
+        QVERIFY2(pacedRounds > 0, "no round was paced");
         for (const Peer* peer : {&a, &b, &c, &client}) {
             QCOMPARE(finalEpoch(*peer), 10);
             QCOMPARE(finalHash(*peer), finalHash(a));
@@ -255,6 +261,13 @@ private Q_SLOTS:
                 capsMbps.at(QFileInfo(peer.dir).fileName()) * 1e6 / 8 / 2;
         int rounds = 0;
         for (Peer& peer : peers) {
+            // The caps are known figures: once both directions are (the download by measurement), each
+            // round's connections are paced at them (net::ConnectionPacer).
+            int lastPaced = -1;
+            for (const QJsonObject& epoch : readJsonLines(peer.dir + "/epochs.jsonl"))
+                if (!epoch["alone"].toBool() && !epoch["state_loaded"].toBool())
+                    lastPaced = epoch["paced_connections"].toInt();
+            QVERIFY2(lastPaced >= 1, qPrintable(peer.dir + ": the last round paced no connection"));
             for (const QJsonObject& epoch : readJsonLines(peer.dir + "/epochs.jsonl")) {
                 if (epoch["alone"].toBool() || epoch["state_loaded"].toBool())
                     continue;
