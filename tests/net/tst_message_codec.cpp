@@ -268,6 +268,19 @@ private Q_SLOTS:
         wire::Envelope leave;
         leave.mutable_leave()->set_reason(std::string(5000, 'x'));
         QVERIFY(rejection(leave).contains("longer than"));
+
+        wire::Envelope received;
+        received.mutable_span_received()->set_group_id(std::string(16, 'g'));
+        received.mutable_span_received()->set_span(1024); // no group has that many members
+        QVERIFY(rejection(received).contains("span_received.span"));
+        received.mutable_span_received()->set_span(3);
+        QCOMPARE(rejection(received), QString());
+        received.mutable_span_received()->set_group_id("short");
+        QVERIFY(rejection(received).contains("group_id"));
+        data.clear();
+        data.push_back(frameOf(10));
+        received.mutable_span_received()->set_group_id(std::string(16, 'g'));
+        QVERIFY(!rejection(received, std::move(data)).isEmpty()); // a confirmation carries no data
     }
 };
 
