@@ -325,9 +325,15 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
     report.bytesSent = outcome.bytesSent;
     report.bytesReceived = outcome.bytesReceived;
     report.pacedConnections = outcome.pacedConnections;
-    for (std::size_t i = 0; i < outcome.excluded.size(); ++i)
-        report.problems.push_back("excluded " + hex(outcome.excluded[i]).substr(0, 16) + ": " +
-                                  (i < outcome.violations.size() ? outcome.violations[i] : std::string()));
+    // The reasons are not one per excluded peer: a round also notes problems that exclude nobody (this
+    // peer's own vector was not finite, a mean overflowed, a member did not confirm a span).
+    if (!outcome.excluded.empty()) {
+        std::string peers;
+        for (const std::string& peer : outcome.excluded)
+            peers += (peers.empty() ? "" : ", ") + hex(peer).substr(0, 16);
+        report.problems.push_back("excluded " + peers);
+    }
+    report.problems.insert(report.problems.end(), outcome.violations.begin(), outcome.violations.end());
     if (outcome.alone && samples == 0) {
         // Nobody to average with and nothing learnt: no step (the epoch stays, the others lead).
         replica_->zeroGradients();
