@@ -37,28 +37,25 @@ struct Peer {
     QJsonObject result;
 };
 
-QJsonObject readJsonLine(QProcess& process, int timeoutMs) {
+// The next line the process prints, once it has one (empty if it ends or the time runs out first).
+QByteArray readLine(QProcess& process, int timeoutMs) {
     QElapsedTimer timer;
     timer.start();
     process.waitForStarted();
     while (!process.canReadLine() && timer.elapsed() < timeoutMs && process.state() == QProcess::Running)
         process.waitForReadyRead(200);
-    if (!process.canReadLine())
-        return {};
-    return QJsonDocument::fromJson(process.readLine()).object();
+    return process.canReadLine() ? process.readLine() : QByteArray();
+}
+
+QJsonObject readJsonLine(QProcess& process, int timeoutMs) {
+    return QJsonDocument::fromJson(readLine(process, timeoutMs)).object();
 }
 
 // Waits until every peer has reported "ready" (its DHT is up, its ROUTER bound); false, with a warning,
 // if one did not.
 bool waitUntilReady(std::vector<Peer>& peers) {
     for (Peer& peer : peers) {
-        QProcess& process = *peer.process;
-        QElapsedTimer timer;
-        timer.start();
-        process.waitForStarted();
-        while (!process.canReadLine() && timer.elapsed() < 90000 && process.state() == QProcess::Running)
-            process.waitForReadyRead(200);
-        const QByteArray line = process.readLine().trimmed();
+        const QByteArray line = readLine(*peer.process, 90000).trimmed();
         if (line != "ready") {
             qWarning("a peer did not get ready: '%s'", line.constData());
             return false;
