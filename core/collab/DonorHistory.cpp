@@ -8,9 +8,9 @@ void DonorHistory::failed(const std::string& peerId, Clock::time_point when) {
     failedAt_[peerId] = when;
 }
 
-void DonorHistory::failed(const std::vector<std::string>& peerIds, Clock::time_point when) {
-    for (const std::string& peerId : peerIds)
-        failed(peerId, when);
+void DonorHistory::failed(const std::vector<DonorFailure>& failures, Clock::time_point when) {
+    for (const DonorFailure& failure : failures)
+        failed(failure.peerId, when);
 }
 
 std::vector<StateDonor> DonorHistory::order(std::vector<StateDonor> donors, Clock::time_point now) {

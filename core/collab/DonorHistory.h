@@ -20,7 +20,7 @@ public:
     static constexpr std::chrono::seconds kMemory{90};
 
     void failed(const std::string& peerId, Clock::time_point when);
-    void failed(const std::vector<std::string>& peerIds, Clock::time_point when);
+    void failed(const std::vector<DonorFailure>& failures, Clock::time_point when);
 
     // The donors in their given order (best first), except that those that failed within kMemory go
     // last, the longest ago first. Never drops one: a donor that failed may be the only one left.

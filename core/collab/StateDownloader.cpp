@@ -15,9 +15,17 @@ StateDownloader::StateDownloader(const net::MessageCodec& codec, const net::Sock
     : codec_(codec), sockets_(sockets), minEpoch_(minEpoch), maxBytes_(maxBytes),
       chunkTimeout_(chunkTimeout) {}
 
+std::string describe(const std::vector<DonorFailure>& failures) {
+    std::string line;
+    for (const DonorFailure& failure : failures)
+        line += (line.empty() ? "donor " : "; donor ") +
+                QByteArray::fromStdString(failure.peerId).toHex().left(8).toStdString() + ": " +
+                failure.reason;
+    return line;
+}
+
 std::optional<StateDownload> StateDownloader::download(const std::vector<StateDonor>& donors) {
     failures_.clear();
-    failedDonors_.clear();
     for (const StateDonor& donor : donors) {
         std::optional<StateDownload> result = from(donor);
         if (result) {
@@ -29,10 +37,8 @@ std::optional<StateDownload> StateDownloader::download(const std::vector<StateDo
 }
 
 std::optional<StateDownload> StateDownloader::from(const StateDonor& donor) {
-    const std::string who = QByteArray::fromStdString(donor.peerId).toHex().left(8).toStdString();
     const auto fail = [&](const std::string& why) -> std::optional<StateDownload> {
-        failures_.push_back("donor " + who + ": " + why);
-        failedDonors_.push_back(donor.peerId);
+        failures_.push_back({donor.peerId, why});
         return std::nullopt;
     };
     zmq::socket_t socket;

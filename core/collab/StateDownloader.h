@@ -19,11 +19,20 @@ struct StateDonor {
     std::string curveKey{}; // from its access token (empty in runs that admit anyone)
 };
 
+// One donor that could not serve the state, and why.
+struct DonorFailure {
+    std::string peerId;
+    std::string reason;
+};
+
+// The failures in one line, for the log and the status: "donor 1a2b3c4d: why; donor ...".
+std::string describe(const std::vector<DonorFailure>& failures);
+
 struct StateDownload {
     std::string bytes; // the verified snapshot (StateSnapshot::deserialize next)
     std::uint64_t epoch = 0;
-    std::string donor;                 // peer id of the donor that served it
-    std::vector<std::string> failures; // what went wrong with the donors tried before, for the log
+    std::string donor;                  // peer id of the donor that served it
+    std::vector<DonorFailure> failures; // the donors tried before, in order
 };
 
 // A newcomer's download: asks the donors in the given order (best first) for the snapshot chunk by
@@ -37,9 +46,7 @@ public:
 
     // nullopt when every donor failed (StateDownload::failures is then lost; lastFailures() keeps it).
     std::optional<StateDownload> download(const std::vector<StateDonor>& donors);
-    const std::vector<std::string>& lastFailures() const { return failures_; }
-    // The peer ids of the donors that failed in the last download(), in the order they were tried.
-    const std::vector<std::string>& failedDonors() const { return failedDonors_; }
+    const std::vector<DonorFailure>& lastFailures() const { return failures_; }
 
 private:
     std::optional<StateDownload> from(const StateDonor& donor);
@@ -49,8 +56,7 @@ private:
     std::uint64_t minEpoch_;
     std::uint64_t maxBytes_;
     std::chrono::milliseconds chunkTimeout_;
-    std::vector<std::string> failures_;
-    std::vector<std::string> failedDonors_;
+    std::vector<DonorFailure> failures_;
     std::uint64_t nextRequestId_ = 1;
 };
 

@@ -52,14 +52,6 @@ constexpr auto kPingBudget = 3s;
 // How long a leaving peer waits for its departure records to be stored.
 constexpr auto kDepartureWait = 3s;
 
-// Several failures in one line, for the log and the status.
-std::string joined(const std::vector<std::string>& lines) {
-    std::string result;
-    for (const std::string& line : lines)
-        result += (result.empty() ? "" : "; ") + line;
-    return result;
-}
-
 // A newcomer that hears of nobody for this long takes itself to be the first peer of the run.
 constexpr auto kAloneAfter = 8s;
 
@@ -597,11 +589,11 @@ void CollaborationLink::maybeDownloadState(Session& s) {
                                        options_.stateChunkTimeout);
     std::optional<collab::StateDownload> download =
         downloader.download(s.donorHistory.order(std::move(donors), SteadyClock::now()));
-    s.donorHistory.failed(downloader.failedDonors(), SteadyClock::now());
+    s.donorHistory.failed(downloader.lastFailures(), SteadyClock::now());
     if (!download) {
         s.chaseFailed = s.chasing;
         s.chasing = false;
-        const std::string failures = joined(downloader.lastFailures());
+        const std::string failures = collab::describe(downloader.lastFailures());
         s.lastProblem = "state download failed: " + (failures.empty() ? std::string("no donor") : failures);
         note(behindAt + ", " + s.lastProblem);
         return;
@@ -612,7 +604,7 @@ void CollaborationLink::maybeDownloadState(Session& s) {
         "the state from " + QByteArray::fromStdString(download->donor).toHex().left(16).toStdString());
     note("loaded the state of epoch " + std::to_string(download->epoch) + " from " +
          QByteArray::fromStdString(download->donor).toHex().left(16).toStdString() +
-         (download->failures.empty() ? std::string() : " after " + joined(download->failures)));
+         (download->failures.empty() ? std::string() : " after " + collab::describe(download->failures)));
     s.statePending = true;
     s.synced = true;
     s.chasing = false;

@@ -98,26 +98,29 @@ private Q_SLOTS:
         collab::StateDownloader downloader(codec, sockets, /*minEpoch=*/5, /*maxBytes=*/1 << 20, 2000ms);
         const auto result = downloader.download({dead, stale.donor(), liar.donor(), good.donor()});
         QVERIFY2(result.has_value(),
-                 qPrintable(QString::fromStdString(
-                     downloader.lastFailures().empty() ? std::string() : downloader.lastFailures().back())));
+                 qPrintable(QString::fromStdString(collab::describe(downloader.lastFailures()))));
         QVERIFY(result->bytes == bytes);
         QCOMPARE(result->epoch, std::uint64_t(5));
         QCOMPARE(result->donor, std::string(32, 'G'));
         QCOMPARE(result->failures.size(), std::size_t(3));
         const std::vector<std::string> failed{dead.peerId, stale.donor().peerId, liar.donor().peerId};
-        QCOMPARE(downloader.failedDonors(), failed);
-        QVERIFY2(QString::fromStdString(result->failures[0]).contains("no connection"),
-                 result->failures[0].c_str());
-        QVERIFY2(QString::fromStdString(result->failures[1]).contains("no state as new as epoch 5"),
-                 result->failures[1].c_str());
-        QVERIFY2(QString::fromStdString(result->failures[2]).contains("sha256 does not match"),
-                 result->failures[2].c_str());
+        const std::vector<std::string> reasons{"no connection", "no state as new as epoch 5",
+                                               "sha256 does not match"};
+        for (std::size_t i = 0; i < failed.size(); ++i) {
+            QCOMPARE(result->failures[i].peerId, failed[i]);
+            QVERIFY2(QString::fromStdString(result->failures[i].reason)
+                         .contains(QString::fromStdString(reasons[i])),
+                     result->failures[i].reason.c_str());
+        }
+        QVERIFY2(QString::fromStdString(collab::describe(result->failures))
+                     .startsWith("donor " + QByteArray(dead.peerId.data(), 32).toHex().left(8) +
+                                 ": no connection; donor "),
+                 collab::describe(result->failures).c_str());
 
         // Nobody good: nothing, and every failure reported.
         collab::StateDownloader hopeless(codec, sockets, 5, 1 << 20, 500ms);
         QVERIFY(!hopeless.download({dead, stale.donor()}).has_value());
         QCOMPARE(hopeless.lastFailures().size(), std::size_t(2));
-        QCOMPARE(hopeless.failedDonors().size(), std::size_t(2));
     }
 
     void donorsThatFailedLatelyGoLast() {
@@ -136,7 +139,7 @@ private Q_SLOTS:
         QCOMPARE(ids(history.order({donor('a'), donor('b'), donor('c'), donor('d')}, t0)),
                  std::string("abcd"));
         history.failed(std::string(32, 'b'), t0);
-        history.failed(std::vector<std::string>{std::string(32, 'a')}, t0 + 1s);
+        history.failed(std::vector<collab::DonorFailure>{{std::string(32, 'a'), "no answer"}}, t0 + 1s);
         // The ones that failed go last, the earliest failure first; the rest keep their order.
         QCOMPARE(ids(history.order({donor('a'), donor('b'), donor('c'), donor('d')}, t0 + 2s)),
                  std::string("cdba"));
