@@ -115,6 +115,11 @@ std::vector<Seed> seeds() {
         m->set_epoch(3);
         m->set_span(1);
     }
+    {
+        wire::MemberConnected* m = add("member_connected").envelope.mutable_member_connected();
+        m->set_group_id(kGroupId);
+        m->set_epoch(3);
+    }
     add("state_request").envelope.mutable_state_request()->set_chunk(1);
     {
         Seed& seed = add("state_chunk");

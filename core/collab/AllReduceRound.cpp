@@ -15,7 +15,9 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <iterator>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -33,7 +35,11 @@ constexpr auto kPacingRefresh = 25ms;
 // One part this member aggregates: the weighted sum so far (or, for CenteredClip, every sender's values)
 // and who contributed.
 struct PartSum {
+    // Made when first needed (another sender's part, or the part's end), with this member's own values: all
+    // made at the round's start, the sums' page faults alone would hold up the first sends. Once the part
+    // is done, its mean as sent, until the whole span is and it goes into the result.
     std::vector<float> sum;
+    bool started = false;
     std::vector<std::vector<float>> inputs; // per member, CenteredClip only
     double weight = 0.0;
     std::vector<bool> arrived; // per member
@@ -55,7 +61,31 @@ std::uint64_t sizeOf(const std::vector<zmq::message_t>& frames) {
     return bytes;
 }
 
+// The group and epoch of a message that a member sends to an aggregator's round; nullopt for any other.
+struct RoundOf {
+    const std::string& groupId;
+    std::uint64_t epoch;
+};
+
+std::optional<RoundOf> roundOf(const wire::Envelope& envelope) {
+    if (envelope.has_tensor_part())
+        return RoundOf{envelope.tensor_part().group_id(), envelope.tensor_part().epoch()};
+    if (envelope.has_member_connected())
+        return RoundOf{envelope.member_connected().group_id(), envelope.member_connected().epoch()};
+    return std::nullopt;
+}
+
 } // namespace
+
+bool AllReduceRound::isRoundMessage(const wire::Envelope& envelope, const std::string& groupId) {
+    const std::optional<RoundOf> round = roundOf(envelope);
+    return round && round->groupId == groupId;
+}
+
+std::optional<std::uint64_t> AllReduceRound::roundEpochOf(const wire::Envelope& envelope) {
+    const std::optional<RoundOf> round = roundOf(envelope);
+    return round ? std::optional<std::uint64_t>(round->epoch) : std::nullopt;
+}
 
 bool AllReduceResult::complete() const {
     return std::all_of(spanAveraged.begin(), spanAveraged.end(), [](bool averaged) { return averaged; });
@@ -94,7 +124,6 @@ public:
         const std::size_t members = spec_.members.size();
         const Clock::time_point now = Clock::now();
         start_ = now;
-        result_.values = local_;
         result_.spanAveraged.assign(members, false);
         heardFrom_.assign(members, now);
         arrivals_.resize(members);
@@ -102,6 +131,7 @@ public:
         spanFailed_.assign(members, false);
         received_.resize(members);
         confirmed_.assign(members, false);
+        connected_.assign(members, false);
         unreachable_.assign(members, false);
         lastReplyAt_.assign(members, now);
         weights_.resize(members);
@@ -121,7 +151,6 @@ public:
         // group's averages.
         if (sender && !std::all_of(local_.begin(), local_.end(), [](float v) { return std::isfinite(v); })) {
             std::fill(local_.begin(), local_.end(), 0.0f);
-            result_.values = local_;
             ownWeight_ = 0.0;
             weights_[static_cast<std::size_t>(me_)] = 0.0;
             result_.violations.push_back(
@@ -140,16 +169,16 @@ public:
         }
         pacer_.emplace(pacingRate(), router_ ? net::SocketFactory::boundEndpoint(*router_) : std::string(),
                        dealerEndpoints());
-        // As an aggregator: a sum per part, starting with this member's own contribution.
+        // As an aggregator: a sum per part, which this member's own contribution is counted in (its values
+        // are added when the sum is made, started()).
         const std::int64_t myParts = plan_.partCount(me_);
         sums_.resize(static_cast<std::size_t>(myParts));
-        for (std::int64_t p = 0; p < myParts; ++p) {
-            PartSum& part = sums_[static_cast<std::size_t>(p)];
-            part.sum.assign(static_cast<std::size_t>(plan_.part(me_, p).size), 0.0f);
+        for (PartSum& part : sums_) {
             part.arrived.assign(members, false);
             if (sender)
-                accumulate(part, me_, local_.data() + plan_.part(me_, p).offset);
+                count(part, me_);
         }
+        averaged_.resize(members);
     }
 
     AllReduceResult run(std::vector<net::WireMessage> early) {
@@ -166,6 +195,7 @@ public:
             }
             applyTimeouts(now);
             completeParts();
+            greet(now);
             flush(now);
             if (finished(now) || now >= deadline)
                 break;
@@ -173,13 +203,9 @@ public:
         }
         sendConfirmations(); // a last try for any a full queue held back
         noteUnconfirmed();
-        // Whatever was not averaged in time keeps the local values, also where parts were half written.
-        for (std::size_t a = 0; a < spec_.members.size(); ++a) {
-            if (!result_.spanAveraged[a] && !local_.empty()) {
-                const ElementRange span = plan_.span(static_cast<std::int64_t>(a));
-                std::copy_n(local_.begin() + span.offset, span.size, result_.values.begin() + span.offset);
-            }
-        }
+        // Each span's mean went into the vector when the whole span was in; whatever was not averaged in time
+        // keeps the local values.
+        result_.values = std::move(local_);
         measureSenders();
         pacer_->refresh(); // the connections made since the last look, for the count
         result_.pacedConnections = pacer_->pacedCount();
@@ -205,7 +231,20 @@ private:
         return endpoints;
     }
 
-    void accumulate(PartSum& part, int member, const float* values) {
+    // Part p's sum, made now if it is not yet, with this member's own values in it.
+    PartSum& started(std::int64_t p) {
+        PartSum& part = sums_[static_cast<std::size_t>(p)];
+        if (!part.started) {
+            part.started = true;
+            part.sum.assign(static_cast<std::size_t>(plan_.part(me_, p).size), 0.0f);
+            if (self().sends())
+                add(part, me_, local_.data() + plan_.part(me_, p).offset);
+        }
+        return part;
+    }
+
+    // Adds a member's values, weighted, into a started part's sum (CenteredClip: keeps them).
+    void add(PartSum& part, int member, const float* values) {
         const double weight = *weights_[static_cast<std::size_t>(member)];
         if (options_.centeredClip) {
             part.inputs.resize(spec_.members.size());
@@ -215,7 +254,11 @@ private:
             for (std::size_t i = 0; i < part.sum.size(); ++i)
                 part.sum[i] += factor * values[i];
         }
-        part.weight += weight;
+    }
+
+    // Counts a member's contribution to a part: its weight, and that it arrived.
+    void count(PartSum& part, int member) {
+        part.weight += *weights_[static_cast<std::size_t>(member)];
         part.arrived[static_cast<std::size_t>(member)] = true;
         ++part.contributors;
     }
@@ -260,13 +303,20 @@ private:
             if (complete)
                 finishPart(static_cast<std::int64_t>(p));
         }
-        if (!sums_.empty() && !ownSpanFailed_ &&
-            std::all_of(sums_.begin(), sums_.end(), [](const PartSum& s) { return s.done; }))
+        if (!sums_.empty() && !ownSpanFailed_ && !result_.spanAveraged[static_cast<std::size_t>(me_)] &&
+            std::all_of(sums_.begin(), sums_.end(), [](const PartSum& s) { return s.done; })) {
             result_.spanAveraged[static_cast<std::size_t>(me_)] = true;
+            for (std::size_t p = 0; p < sums_.size(); ++p) {
+                if (!local_.empty())
+                    std::copy(sums_[p].sum.begin(), sums_[p].sum.end(),
+                              local_.begin() + plan_.part(me_, static_cast<std::int64_t>(p)).offset);
+                sums_[p].sum = {};
+            }
+        }
     }
 
     void finishPart(std::int64_t p) {
-        PartSum& part = sums_[static_cast<std::size_t>(p)];
+        PartSum& part = started(p);
         part.done = true;
         const ElementRange range = plan_.part(me_, p);
         if (options_.centeredClip)
@@ -283,8 +333,6 @@ private:
             return failOwnSpan("the mean of part " + std::to_string(p) + " overflowed");
         // Keep exactly what the others will decode, so that every replica stays bit-identical.
         TensorEncoding::roundTrip(part.sum.data(), range.size, spec_.encoding);
-        if (!local_.empty())
-            std::copy(part.sum.begin(), part.sum.end(), result_.values.begin() + range.offset);
         result_.totalWeight = part.weight;
 
         wire::Envelope envelope;
@@ -294,7 +342,6 @@ private:
         reply->set_contributors(part.contributors);
         const zmq::message_t data = TensorEncoding::encode(part.sum.data(), range.size, spec_.encoding);
         replyToEverySender(envelope, &data);
-        part.sum = {}; // sent and kept: free the memory now
     }
 
     // Gives up this member's span: every member keeps its local values for it (PartFailure).
@@ -362,7 +409,7 @@ private:
         for (auto& [aggregator, queue] : pendingParts_) {
             if (spanFailed_[aggregator])
                 queue.clear();
-            while (!queue.empty() && now >= uploadAllowedAt_) {
+            while (streaming_ && !queue.empty() && now >= uploadAllowedAt_) {
                 std::vector<zmq::message_t>& frames = staged_[aggregator];
                 if (frames.empty())
                     frames = partFrames(aggregator, queue.front());
@@ -448,8 +495,15 @@ private:
                     " did not confirm that this aggregator's span arrived");
     }
 
-    // Tells each aggregator whose whole span arrived that it did (SpanReceived), on this member's DEALER
-    // to it; one whose queue is full is told on a later turn.
+    // Sends a message without data on this member's DEALER to `aggregator`; false when the socket does not
+    // take it now (its queue is full, or, with ZMQ_IMMEDIATE, the connection is not up yet).
+    bool tell(std::size_t aggregator, wire::Envelope envelope) {
+        std::vector<zmq::message_t> frames = codec_.encode(std::move(envelope));
+        return net::MessageCodec::send(dealers_.at(aggregator), frames, nullptr, true);
+    }
+
+    // Tells each aggregator whose whole span arrived that it did (SpanReceived); one whose queue is full is
+    // told on a later turn.
     void sendConfirmations() {
         for (auto it = confirmationsDue_.begin(); it != confirmationsDue_.end();) {
             wire::Envelope envelope;
@@ -457,19 +511,52 @@ private:
             received->set_group_id(spec_.groupId);
             received->set_epoch(spec_.epoch);
             received->set_span(static_cast<std::uint32_t>(*it));
-            std::vector<zmq::message_t> frames = codec_.encode(std::move(envelope));
-            if (!net::MessageCodec::send(dealers_.at(*it), frames, nullptr, true)) {
-                ++it;
-                continue;
-            }
-            it = confirmationsDue_.erase(it);
+            it = tell(*it, std::move(envelope)) ? confirmationsDue_.erase(it) : std::next(it);
         }
+    }
+
+    // Before streaming: tells each aggregator once this member's connection to it is up (MemberConnected),
+    // and starts streaming when every connection of this member is up and every member that sends has
+    // connected to this aggregator, or when the connect wait is over. Why wait: the replies of every
+    // handshake with this member leave through its uplink, and once its parts fill the uplink's queue they
+    // wait behind them (a tenth of a second and more per exchange behind a shaped link): the aggregators
+    // that members reach last start late, and their averages are the round's last.
+    void greet(Clock::time_point now) {
+        if (streaming_)
+            return;
+        for (const auto& [aggregator, socket] : dealers_) {
+            if (greeted_.count(aggregator))
+                continue;
+            wire::Envelope envelope;
+            envelope.mutable_member_connected()->set_group_id(spec_.groupId);
+            envelope.mutable_member_connected()->set_epoch(spec_.epoch);
+            if (tell(aggregator, std::move(envelope)))
+                greeted_.insert(aggregator);
+        }
+        const bool waitOver = now - start_ >= options_.connectWait;
+        if (greeted_.size() < dealers_.size() && !waitOver)
+            return;
+        for (std::size_t m = 0; m < spec_.members.size(); ++m) {
+            if (!owesConnection(m))
+                continue;
+            if (!waitOver)
+                return;
+            result_.unconnected.push_back(spec_.members[m].peerId);
+        }
+        streaming_ = true;
+    }
+
+    // As an aggregator: whether member m sends parts to this member and has not connected to it yet.
+    bool owesConnection(std::size_t m) const {
+        return static_cast<int>(m) != me_ && spec_.members[m].sends() && !sums_.empty() && !connected_[m];
     }
 
     Clock::time_point nextWake(Clock::time_point now) const {
         Clock::time_point wake = now + 100ms; // timeouts are checked at least this often
         if (uploadAllowedAt_ > now)
             wake = std::min(wake, uploadAllowedAt_);
+        if (!streaming_)
+            wake = std::min(wake, std::max(now, start_ + options_.connectWait));
         return wake;
     }
 
@@ -488,7 +575,8 @@ private:
         }
         for (auto& [aggregator, socket] : dealers_) {
             short events = mayRead ? ZMQ_POLLIN : 0;
-            if (!pendingParts_[aggregator].empty() && wantsToSend)
+            // Before streaming, only the connection notice waits for the socket (it is up once writable).
+            if (streaming_ ? !pendingParts_[aggregator].empty() && wantsToSend : !greeted_.count(aggregator))
                 events |= ZMQ_POLLOUT;
             items.push_back({socket.handle(), 0, events, 0});
             owners.push_back(static_cast<int>(aggregator));
@@ -558,6 +646,8 @@ private:
         const wire::Envelope& envelope = message.envelope;
         if (envelope.has_span_received() && envelope.span_received().group_id() == spec_.groupId)
             return onConfirmation(envelope, route);
+        if (envelope.has_member_connected() && envelope.member_connected().group_id() == spec_.groupId)
+            return onConnected(envelope, route);
         if (!envelope.has_tensor_part() || envelope.tensor_part().group_id() != spec_.groupId) {
             result_.otherMessages.push_back(std::move(message));
             return;
@@ -595,6 +685,7 @@ private:
         weights_[s] = part.weight();
         PartSum& sum = sums_[part.part()];
         heardFrom_[s] = Clock::now();
+        connected_[s] = true;
         if (sum.done || sum.arrived[s])
             return; // a duplicate, or it came after the part went ahead
         std::vector<float> values(static_cast<std::size_t>(range.size));
@@ -603,11 +694,25 @@ private:
         } catch (const std::exception& e) {
             return blame(envelope.sender(), true, e.what());
         }
-        accumulate(sum, sender, values.data());
+        add(started(part.part()), sender, values.data());
+        count(sum, sender);
         Arrivals& arrivals = arrivals_[s];
         arrivals.last = Clock::now();
         if (arrivals.parts++ == 0)
             arrivals.first = arrivals.last;
+    }
+
+    void onConnected(const wire::Envelope& envelope, const std::string& route) {
+        const int member = spec_.indexOf(envelope.sender());
+        if (member < 0 || member == me_ || envelope.sender() != route ||
+            !spec_.members[static_cast<std::size_t>(member)].sends())
+            return blame(envelope.sender(), true,
+                         "a connection notice from a peer that is not another member that sends parts, or "
+                         "not on its own connection");
+        if (envelope.member_connected().epoch() != spec_.epoch)
+            return blame(envelope.sender(), true, "a connection notice for another epoch");
+        connected_[static_cast<std::size_t>(member)] = true;
+        heardFrom_[static_cast<std::size_t>(member)] = Clock::now();
     }
 
     void onConfirmation(const wire::Envelope& envelope, const std::string& route) {
@@ -689,8 +794,15 @@ private:
         heardFrom_[aggregator] = Clock::now();
         if (spanFailed_[aggregator] || received_[aggregator].count(part.part()))
             return;
+        // Into a buffer of the span's own until the whole span is in: the local values must stay for a span
+        // that fails half way, and for this member's parts of it that are still to be sent. Not initialised:
+        // its pages are touched as the parts arrive, not all at once.
+        const ElementRange span = plan_.span(static_cast<std::int64_t>(aggregator));
+        std::unique_ptr<float[]>& averaged = averaged_[aggregator];
+        if (!averaged)
+            averaged = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(span.size));
         TensorEncoding::decode(message.data.front(), range.size, spec_.encoding,
-                               result_.values.data() + range.offset);
+                               averaged.get() + (range.offset - span.offset));
         received_[aggregator].insert(part.part());
         if (static_cast<std::int64_t>(received_[aggregator].size()) ==
             plan_.partCount(static_cast<std::int64_t>(aggregator))) {
@@ -699,6 +811,8 @@ private:
             // Every part of the span went ahead: whatever of this member's is still unsent would be ignored.
             pendingParts_[aggregator].clear();
             staged_.erase(aggregator);
+            std::copy_n(averaged.get(), span.size, local_.begin() + span.offset);
+            averaged.reset();
         }
     }
 
@@ -719,15 +833,19 @@ private:
     AllReduceResult result_;
     Clock::time_point start_;
 
-    std::vector<Clock::time_point> heardFrom_;      // last message from each member
-    std::vector<bool> excluded_;                    // senders this aggregator went ahead without
-    std::vector<bool> spanFailed_;                  // aggregators this member gave up on
-    std::vector<std::set<std::uint32_t>> received_; // averaged parts received, per aggregator
-    std::set<std::size_t> confirmationsDue_;        // aggregators to tell that their span arrived
+    std::vector<Clock::time_point> heardFrom_;       // last message from each member
+    std::vector<bool> excluded_;                     // senders this aggregator went ahead without
+    std::vector<bool> spanFailed_;                   // aggregators this member gave up on
+    std::vector<std::set<std::uint32_t>> received_;  // averaged parts received, per aggregator
+    std::vector<std::unique_ptr<float[]>> averaged_; // per aggregator: its span's means so far
+    std::set<std::size_t> confirmationsDue_;         // aggregators to tell that their span arrived
     // As an aggregator, per member: it confirmed this span; a reply found it unreachable; the last reply
     // to it handed to the ROUTER.
     std::vector<bool> confirmed_;
     std::vector<bool> unreachable_;
+    std::vector<bool> connected_; // as an aggregator, per member: its connection is up (it said so, or sent)
+    std::set<std::size_t> greeted_; // aggregators this member told that its connection is up
+    bool streaming_ = false;        // this member's parts may go out (greet())
     std::vector<Clock::time_point> lastReplyAt_;
     double ownWeight_ = 0.0;      // this member's weight as it sends it (0 when its vector was not finite)
     bool ownSpanFailed_ = false;  // its span's mean overflowed: everybody keeps local values for it

@@ -24,6 +24,10 @@ struct AllReduceOptions {
     // A member gives up an aggregator it has heard nothing from for this long: that span keeps the local
     // values. Longer than senderTimeout: an aggregator waiting out a silent sender says nothing meanwhile.
     std::chrono::milliseconds aggregatorTimeout{30000};
+    // A member streams its parts once its connections to the aggregators are up and every member that
+    // sends has connected to it (MemberConnected, docs/protocol.md), or once this wait is over: start-up
+    // jitter is covered, and a member still missing by then is late or gone and is not waited for.
+    std::chrono::milliseconds connectWait{1000};
     // The whole round; past it, whatever is not averaged keeps the local values ("proceed with local").
     std::chrono::milliseconds deadline{120000};
     // The user's caps in bytes per second (0: none), enforced by pacing sends and reads.
@@ -58,6 +62,9 @@ struct AllReduceResult {
     // Upload rates (values per second) senders demonstrably achieved towards this aggregator, by peer id:
     // what caps the bandwidth they claim next time (BandwidthClaims).
     std::vector<std::pair<std::string, double>> senderRates;
+    // Members that send parts but had not connected to this aggregator when it began streaming (the
+    // connect wait ran out): late, or gone. By peer id.
+    std::vector<std::string> unconnected;
     std::size_t pacedConnections = 0; // connections of this round the kernel paced
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
@@ -95,6 +102,12 @@ public:
     AllReduceResult run(std::vector<float> local, std::vector<net::WireMessage> early = {});
 
     int memberIndex() const { return me_; }
+
+    // Whether `envelope` is one that a member sends to an aggregator's round of group `groupId` (a part, or
+    // the notice that its connection is up): what the caller keeps for that round when it comes first.
+    static bool isRoundMessage(const wire::Envelope& envelope, const std::string& groupId);
+    // The same, for any group: its epoch, nullopt for any other message.
+    static std::optional<std::uint64_t> roundEpochOf(const wire::Envelope& envelope);
 
 private:
     GroupSpec spec_;

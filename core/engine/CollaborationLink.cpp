@@ -206,7 +206,7 @@ struct CollaborationLink::Session {
     bool synced = false;           // this peer knows it is not a newcomer behind the others
     bool chasing = false;          // alone at an epoch the others left: load their state (maybeFormGroup)
     bool chaseFailed = false;      // no donor had it: step alone after all
-    std::vector<net::WireMessage> stash; // parts for a round that has not begun on this side yet
+    std::vector<net::WireMessage> stash; // parts and connection notices for a round not begun here yet
     std::optional<FormedGroup> pending;  // formed, waiting for the batch to fill
     SteadyClock::time_point pendingSince{};
     std::string lastProblem;
@@ -321,13 +321,20 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         if (!state)
             early = std::move(formed.early);
         for (auto it = s.stash.begin(); it != s.stash.end();) {
-            if (it->envelope.tensor_part().group_id() == spec.groupId) {
+            if (collab::AllReduceRound::isRoundMessage(it->envelope, spec.groupId)) {
                 early.push_back(std::move(*it));
                 it = s.stash.erase(it);
             } else {
                 ++it;
             }
         }
+        // What is left from earlier epochs (parts that came after their round ended, from a sender it
+        // had excluded) has no round to go to: without this, such leftovers would fill the stash over a
+        // long run, and then the parts of members that begin a round first would be dropped.
+        std::erase_if(s.stash, [&](const net::WireMessage& message) {
+            const std::optional<std::uint64_t> epoch = collab::AllReduceRound::roundEpochOf(message.envelope);
+            return !epoch || *epoch < spec.epoch;
+        });
         collab::AllReduceOptions roundOptions = options_.allReduce;
         roundOptions.uploadBytesPerSecond = options_.uploadBytesPerSecond;
         roundOptions.pacingBytesPerSecond = s.pacingBytesPerSecond();
@@ -345,6 +352,14 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         s.bytesReceived += result.bytesReceived;
         for (net::WireMessage& other : result.otherMessages)
             handleRouterMessage(s, std::move(other));
+        if (!result.unconnected.empty()) {
+            std::string late;
+            for (const std::string& peerId : result.unconnected)
+                late += (late.empty() ? "" : ", ") +
+                        QByteArray::fromStdString(peerId).toHex().left(16).toStdString();
+            note("epoch " + std::to_string(spec.epoch) + ": began streaming without " + late +
+                 ", not connected within " + std::to_string(roundOptions.connectWait.count()) + " ms");
+        }
         outcome.values = std::move(result.values);
         outcome.complete = result.complete();
         outcome.seconds = result.seconds;
@@ -501,7 +516,7 @@ void CollaborationLink::handleRouterMessage(Session& s, net::WireMessage message
         reply.mutable_join_reply()->set_code(wire::JoinReply::NOT_A_LEADER);
         std::vector<zmq::message_t> frames = s.codec.encode(std::move(reply));
         net::MessageCodec::trySend(s.router, frames, &message.route, true);
-    } else if (envelope.has_tensor_part() && s.stash.size() < kMaxStashedParts) {
+    } else if (collab::AllReduceRound::roundEpochOf(envelope) && s.stash.size() < kMaxStashedParts) {
         s.stash.push_back(std::move(message)); // a member that began the round before this one
     }
 }
@@ -653,8 +668,7 @@ void CollaborationLink::maybeFormGroup(Session& s) {
     // Parts of this group's round stay with the group; anything else is served as usual.
     std::vector<net::WireMessage> parts;
     for (net::WireMessage& message : result.early) {
-        if (message.envelope.has_tensor_part() &&
-            message.envelope.tensor_part().group_id() == result.group.groupId)
+        if (collab::AllReduceRound::isRoundMessage(message.envelope, result.group.groupId))
             parts.push_back(std::move(message));
         else
             handleRouterMessage(s, std::move(message));

@@ -215,6 +215,10 @@ void MessageValidator::validate(const wire::Envelope& envelope, const std::vecto
                 "span_received.span is out of range");
         checkDataFrames(data, 0, "span_received");
         return;
+    case E::kMemberConnected:
+        checkGroupId(envelope.member_connected().group_id(), "member_connected.group_id");
+        checkDataFrames(data, 0, "member_connected");
+        return;
     case E::kStateRequest:
         require(envelope.state_request().chunk() < WireLimits::kMaxStateChunks,
                 "state_request.chunk is out of range");

@@ -3,9 +3,13 @@
 // its ROUTER (unless it is a client), prints {"peer", "endpoint"} as a JSON line, reads the group (a
 // GroupBegin, base64) from one line of standard input, runs the round on its test vector and prints the
 // outcome as a JSON line: {"sha256", "complete", "span_averaged", "excluded", "bytes_sent", "bytes_received",
-// "seconds", "total_weight", "paced_connections"}. Then it waits for standard input to close, so that its
-// ROUTER keeps serving late members until the test is done; with --leave yes it exits at once instead, as
-// a peer that quits right after its round. --upload, --download: the user's caps, in bytes per second.
+// "seconds", "total_weight", "paced_connections", "unconnected"}. Then it waits for standard input to close,
+// so that its ROUTER keeps serving late members until the test is done; with --leave yes it exits at once
+// instead, as a peer that quits right after its round. --upload, --download: the user's caps, in bytes per
+// second.
+// --start-delay-ms N: begins its round N ms after it read the group (a member that is late);
+// --connect-wait-ms N: how long it waits for the round's connections before it streams
+// (AllReduceOptions::connectWait).
 // --pace yes: each connection of the round paced as the engine paces a link of the declared bandwidth.
 // --curve yes: CURVE on every socket, with a ZAP handler admitting the members' keys; the keys are derived
 // from each member's index (public by design: the processes need no key exchange), for measuring what
@@ -37,6 +41,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace sahaj;
@@ -162,6 +167,8 @@ int main(int argc, char** argv) {
     options.aggregatorTimeout = std::chrono::milliseconds(2 * timeoutMs);
     options.uploadBytesPerSecond = upload;
     options.downloadBytesPerSecond = download;
+    options.connectWait =
+        std::chrono::milliseconds(std::stoi(argument(argc, argv, "connect-wait-ms", "1000")));
     // --pace yes: the round's connections are paced by the engine's rule (net::LinkBandwidth) for a link
     // known to run at the bandwidth this member declares in the group (the benchmark declares each link's
     // real rate).
@@ -188,6 +195,8 @@ int main(int argc, char** argv) {
         options.maxWeights = collab::WeightBounds::of(spec, {}, std::chrono::system_clock::now());
     if (misbehaviour)
         return misbehave(spec, codec, sockets, *misbehaviour, local, timeoutMs);
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(std::stoi(argument(argc, argv, "start-delay-ms", "0"))));
     collab::AllReduceRound round(spec, codec, sockets, role == "client" ? nullptr : &router, options);
     const collab::AllReduceResult result = round.run(std::move(local));
 
@@ -206,6 +215,9 @@ int main(int argc, char** argv) {
     nlohmann::json excluded = nlohmann::json::array();
     for (const std::string& peer : result.excludedSenders)
         excluded.push_back(QByteArray::fromStdString(peer).toHex().toStdString());
+    nlohmann::json unconnected = nlohmann::json::array();
+    for (const std::string& peer : result.unconnected)
+        unconnected.push_back(QByteArray::fromStdString(peer).toHex().toStdString());
     nlohmann::json violators = nlohmann::json::array(); // whom a peer would ban
     for (const auto& [peer, offence] : result.violators)
         violators.push_back(QByteArray::fromStdString(peer).toHex().toStdString());
@@ -219,7 +231,8 @@ int main(int argc, char** argv) {
                                 {"bytes_sent", result.bytesSent},
                                 {"bytes_received", result.bytesReceived},
                                 {"seconds", result.seconds},
-                                {"total_weight", result.totalWeight}}
+                                {"total_weight", result.totalWeight},
+                                {"unconnected", unconnected}}
                      .dump()
               << std::endl;
     if (argument(argc, argv, "leave", "no") != "yes")

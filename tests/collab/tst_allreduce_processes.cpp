@@ -371,6 +371,45 @@ private Q_SLOTS:
         }
     }
 
+    // A member that begins its round late (--start-delay-ms). Members stream only once every member that
+    // sends has connected to them: with a connect wait longer than the delay, nobody went ahead without the
+    // late member; with a shorter one, the others went ahead and name it. Either way the round completes,
+    // bit-identical everywhere.
+    void membersWaitBrieflyForALateOne_data() {
+        QTest::addColumn<int>("waitMs");
+        QTest::addColumn<int>("delayMs");
+        QTest::addColumn<bool>("wentAhead");
+        QTest::newRow("waited for it") << 30000 << 1500 << false;
+        QTest::newRow("went ahead") << 200 << 2500 << true;
+    }
+
+    void membersWaitBrieflyForALateOne() {
+        QFETCH(int, waitMs);
+        QFETCH(int, delayMs);
+        QFETCH(bool, wentAhead);
+        const std::int64_t size = 300'000;
+        std::vector<Peer> peers =
+            start({"node", "node", "node"}, {1, 2, 3}, size,
+                  {"--timeout-ms", "20000", "--connect-wait-ms", QString::number(waitMs)},
+                  {{}, {}, {"--start-delay-ms", QString::number(delayMs)}});
+        const collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp16(), 16384);
+        begin(peers, spec);
+        finish(peers);
+        const QString late = QString::fromLatin1(QByteArray::fromStdString(peers[2].peerId).toHex());
+        for (const Peer& peer : peers) {
+            const QJsonObject& r = peer.result;
+            QVERIFY2(r.value("complete").toBool(), qPrintable(QJsonDocument(r).toJson()));
+            QCOMPARE(r.value("sha256").toString(), peers[0].result.value("sha256").toString());
+            const QJsonArray unconnected = r.value("unconnected").toArray();
+            // The late member itself finds everybody connected: their connections reached its ROUTER
+            // while it slept.
+            if (wentAhead && peer.index != 2)
+                QVERIFY2(unconnected == QJsonArray{late}, qPrintable(QJsonDocument(r).toJson()));
+            else
+                QVERIFY2(unconnected.isEmpty(), qPrintable(QJsonDocument(r).toJson()));
+        }
+    }
+
     void quantisedPartsKeepMembersIdentical() {
         const std::int64_t size = 100'000;
         std::vector<Peer> peers = start({"node", "node", "client", "node"}, {5, 7, 9, 11}, size);

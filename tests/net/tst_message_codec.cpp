@@ -281,6 +281,17 @@ private Q_SLOTS:
         data.push_back(frameOf(10));
         received.mutable_span_received()->set_group_id(std::string(16, 'g'));
         QVERIFY(!rejection(received, std::move(data)).isEmpty()); // a confirmation carries no data
+
+        wire::Envelope connected;
+        connected.mutable_member_connected()->set_group_id(std::string(16, 'g'));
+        connected.mutable_member_connected()->set_epoch(7);
+        QCOMPARE(rejection(connected), QString());
+        connected.mutable_member_connected()->set_group_id("short");
+        QVERIFY(rejection(connected).contains("member_connected.group_id"));
+        data.clear();
+        data.push_back(frameOf(10));
+        connected.mutable_member_connected()->set_group_id(std::string(16, 'g'));
+        QVERIFY(!rejection(connected, std::move(data)).isEmpty()); // a notice carries no data
     }
 };
 
