@@ -10,13 +10,19 @@ std::vector<double> WeightBounds::of(const GroupSpec& spec, const std::vector<Pe
     for (const GroupMember& member : spec.members) {
         double reported = member.weight;
         for (const PeerProgress& record : records) {
-            if (record.peerId != member.peerId || record.epoch != spec.epoch)
+            if (record.peerId != member.peerId)
                 continue;
             const double since =
                 std::max(0.0, std::chrono::duration<double>(now - record.measuredAt).count()) +
                 static_cast<double>(kSlack.count());
-            reported = std::max(reported, static_cast<double>(record.samplesAccumulated) +
-                                              record.samplesPerSecond * since);
+            // Its samples count for this epoch only; its rate bounds what it trained since the record in any
+            // epoch. Without that, a member whose newest record here is of the previous epoch (it joined the
+            // group early and kept training, as members do) was held to its declaration at joining, and
+            // banned for the samples it added before handing over.
+            const double base = record.epoch == spec.epoch
+                                    ? std::max(member.weight, static_cast<double>(record.samplesAccumulated))
+                                    : member.weight;
+            reported = std::max(reported, base + record.samplesPerSecond * since);
         }
         bounds.push_back(kFactor * reported + kHeadroom);
     }

@@ -9,10 +9,11 @@
 namespace sahaj::collab {
 
 // The most averaging weight each member of a group may put on its parts: its samples, as it reported them
-// in its signed progress record for the group's epoch (extrapolated at its reported rate to now, plus
-// kSlack of training while the round got going) or as it declared them on joining, whichever is larger,
-// with head-room for the records' lag. A part above it is a violation (AllReduceOptions::maxWeights):
-// no member can buy more say in the mean than the samples it told everyone it has.
+// in its signed progress record for the group's epoch or as it declared them on joining, whichever is
+// larger, extrapolated at the rate of its newest record (of any epoch) to now plus kSlack of training
+// while the round got going, with head-room for the records' lag. A part above it is a violation
+// (AllReduceOptions::maxWeights): no member can buy more say in the mean than the samples it told everyone it
+// has.
 class WeightBounds {
 public:
     static constexpr std::chrono::seconds kSlack{30};

@@ -28,20 +28,45 @@ private Q_SLOTS:
         fast.samplesAccumulated = 500;
         fast.samplesPerSecond = 20.0;
         fast.measuredAt = std::chrono::time_point_cast<std::chrono::milliseconds>(now - 10s);
-        PeerProgress stale = fast; // another epoch: says nothing about this one
+        PeerProgress stale =
+            fast; // the previous epoch: its samples say nothing about this one, its rate does
         stale.peerId = spec.members[0].peerId;
         stale.epoch = 6;
         stale.samplesAccumulated = 1'000'000;
+        stale.samplesPerSecond = 2.0;
 
         const std::vector<double> bounds = WeightBounds::of(spec, {fast, stale}, now);
         QCOMPARE(bounds.size(), std::size_t{3});
-        QCOMPARE(bounds[0], 2.0 * 100 + 256); // its declaration
+        // Its declaration, and what it can have trained since its last record at its reported rate.
+        QVERIFY(std::abs(bounds[0] - (2.0 * (100 + 2.0 * (10 + 30)) + 256)) < 1.0);
         // Its record, extrapolated (the record's time is kept to the millisecond).
         QVERIFY(std::abs(bounds[1] - (2.0 * (500 + 20.0 * (10 + 30)) + 256)) < 1.0);
         QCOMPARE(bounds[2], 256.0); // weight 0: a few micro-batches at most
         // An honest member that trained since joining stays within; 100 times its word does not.
         QVERIFY(1300.0 <= bounds[1]);
         QVERIFY(100.0 * 100 > bounds[0]);
+    }
+
+    // A member that joined early (declaring 24 samples) and trained on until the batch was full, whose
+    // newest record the aggregator holds is of the previous epoch: what it hands over is within its bound
+    // (the case that had an honest member banned), a hundred times that is not.
+    void aMemberThatJoinedEarlyKeepsTraining() {
+        GroupSpec spec;
+        spec.epoch = 4;
+        GroupMember member;
+        member.peerId = std::string(32, 'f');
+        member.weight = 24;
+        spec.members.push_back(member);
+        const auto now = std::chrono::system_clock::now();
+        PeerProgress previous;
+        previous.peerId = member.peerId;
+        previous.epoch = 3;
+        previous.samplesAccumulated = 160;
+        previous.samplesPerSecond = 150.0;
+        previous.measuredAt = std::chrono::time_point_cast<std::chrono::milliseconds>(now - 2s);
+        const double bound = WeightBounds::of(spec, {previous}, now).front();
+        QVERIFY2(576.0 <= bound, qPrintable(QString::number(bound)));
+        QVERIFY2(576.0 * 100 > bound, qPrintable(QString::number(bound)));
     }
 };
 
