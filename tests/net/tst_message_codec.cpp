@@ -68,6 +68,13 @@ class TestMessageCodec : public QObject {
         return errorOf([&] { b_.decode(std::move(frames)); });
     }
 
+    // The same, with one 10-byte data frame after the envelope.
+    QString rejectionWithAFrame(wire::Envelope envelope) {
+        std::vector<zmq::message_t> data;
+        data.push_back(frameOf(10));
+        return rejection(std::move(envelope), std::move(data));
+    }
+
 private Q_SLOTS:
     void roundTrip() {
         std::vector<zmq::message_t> data;
@@ -257,13 +264,9 @@ private Q_SLOTS:
         chunk.mutable_state_chunk()->set_chunk(2);
         chunk.mutable_state_chunk()->set_chunks(3);
         chunk.mutable_state_chunk()->set_snapshot_id(std::string(16, 'n'));
-        std::vector<zmq::message_t> data;
-        data.push_back(frameOf(10));
-        QVERIFY(rejection(chunk, std::move(data)).contains("sha256"));
+        QVERIFY(rejectionWithAFrame(chunk).contains("sha256"));
         chunk.mutable_state_chunk()->set_sha256(std::string(32, 'h'));
-        data.clear();
-        data.push_back(frameOf(10));
-        QCOMPARE(rejection(chunk, std::move(data)), QString());
+        QCOMPARE(rejectionWithAFrame(chunk), QString());
 
         wire::Envelope leave;
         leave.mutable_leave()->set_reason(std::string(5000, 'x'));
@@ -277,10 +280,8 @@ private Q_SLOTS:
         QCOMPARE(rejection(received), QString());
         received.mutable_span_received()->set_group_id("short");
         QVERIFY(rejection(received).contains("group_id"));
-        data.clear();
-        data.push_back(frameOf(10));
         received.mutable_span_received()->set_group_id(std::string(16, 'g'));
-        QVERIFY(!rejection(received, std::move(data)).isEmpty()); // a confirmation carries no data
+        QVERIFY(!rejectionWithAFrame(received).isEmpty()); // a confirmation carries no data
 
         wire::Envelope connected;
         connected.mutable_member_connected()->set_group_id(std::string(16, 'g'));
@@ -288,10 +289,8 @@ private Q_SLOTS:
         QCOMPARE(rejection(connected), QString());
         connected.mutable_member_connected()->set_group_id("short");
         QVERIFY(rejection(connected).contains("member_connected.group_id"));
-        data.clear();
-        data.push_back(frameOf(10));
         connected.mutable_member_connected()->set_group_id(std::string(16, 'g'));
-        QVERIFY(!rejection(connected, std::move(data)).isEmpty()); // a notice carries no data
+        QVERIFY(!rejectionWithAFrame(connected).isEmpty()); // a notice carries no data
     }
 };
 
