@@ -2,7 +2,7 @@
 // downloaded from a peer): SafeTensorsHeader::read checks the header length, the JSON header, every entry
 // and the layout before any tensor is allocated. For an accepted image, the tensors' bytes are then read
 // the way SafeTensors reads them: the layout must account for every byte of the data buffer.
-#include "core/model/SafeTensorsHeader.h"
+#include "core/array/SafeTensorsHeader.h"
 #include "fuzz/InputVerdict.h"
 
 #include <cstdint>
@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
+using sahaj::array::SafeTensorsHeader;
 using sahaj::fuzz::InputVerdict;
-using sahaj::model::SafeTensorsHeader;
 
 namespace {
 

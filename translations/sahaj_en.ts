@@ -110,7 +110,7 @@
     </message>
 </context>
 <context>
-    <name>sahaj::store::IniReader</name>
+    <name>sahaj::engine::IniReader</name>
     <message>
         <source>is not true or false</source>
         <translation type="unfinished"></translation>
@@ -149,7 +149,7 @@
     </message>
 </context>
 <context>
-    <name>sahaj::store::VolunteerSettings</name>
+    <name>sahaj::engine::VolunteerSettings</name>
     <message>
         <source>the run link</source>
         <translation type="unfinished"></translation>

@@ -45,7 +45,7 @@ AppController::AppController(engine::EngineFacade& engine, QString settingsPath,
                              std::unique_ptr<SystemSensors> sensors, QObject* parent)
     : QObject(parent), engine_(engine), settingsPath_(std::move(settingsPath)), sensors_(std::move(sensors)) {
     QStringList loadProblems;
-    settings_ = store::VolunteerSettings::load(settingsPath_, &loadProblems);
+    settings_ = engine::VolunteerSettings::load(settingsPath_, &loadProblems);
     if (!loadProblems.isEmpty()) {
         for (const QString& problem : loadProblems)
             qWarning("settings %s: %s", qPrintable(settingsPath_), qPrintable(problem));
@@ -76,8 +76,8 @@ AppController::AppController(engine::EngineFacade& engine, QString settingsPath,
 
 AppController::~AppController() = default;
 
-QStringList AppController::applySettings(const store::VolunteerSettings& settings) {
-    store::VolunteerSettings next = settings;
+QStringList AppController::applySettings(const engine::VolunteerSettings& settings) {
+    engine::VolunteerSettings next = settings;
     next.snoozeUntilMs = settings_.snoozeUntilMs;
     next.userPaused = settings_.userPaused;
     if (QStringList problems = next.problems(); !problems.isEmpty())

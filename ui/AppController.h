@@ -2,7 +2,7 @@
 
 #include "core/engine/EngineFacade.h"
 #include "core/engine/PausePolicy.h"
-#include "core/store/VolunteerSettings.h"
+#include "core/engine/VolunteerSettings.h"
 #include "ui/system/SystemSensors.h"
 
 #include <QObject>
@@ -31,12 +31,12 @@ public:
                   QObject* parent = nullptr);
     ~AppController() override;
 
-    const store::VolunteerSettings& settings() const { return settings_; }
+    const engine::VolunteerSettings& settings() const { return settings_; }
     // Saves `settings` and applies them at once (limits through engine.setLimits, rules decided again).
     // Returns the problems that refused them, with nothing saved and the engine untouched; empty: applied.
     // The pause and snooze state stays the controls' (pauseByUser, snooze...): the values `settings`
     // carries for them are ignored.
-    QStringList applySettings(const store::VolunteerSettings& settings);
+    QStringList applySettings(const engine::VolunteerSettings& settings);
 
     // Joins the run the settings name, with `secret` (a password or invite code, never stored) and this
     // peer's keys under the app data folder. Returns the problem, empty: joining.
@@ -84,7 +84,7 @@ private:
     engine::EngineFacade& engine_;
     QString settingsPath_;
     std::unique_ptr<SystemSensors> sensors_;
-    store::VolunteerSettings settings_;
+    engine::VolunteerSettings settings_;
     engine::PausePolicy policy_;
     engine::PausePolicy::Decision decision_;
     // What the engine was last told (cause and snooze end), nullopt: nothing since it joined.

@@ -100,7 +100,7 @@ QWizardPage* JoinWizard::buildConsentPage() {
 }
 
 QWizardPage* JoinWizard::buildJoinPage() {
-    const store::VolunteerSettings& settings = controller_.settings();
+    const engine::VolunteerSettings& settings = controller_.settings();
     auto* page = new FieldPage;
     page->setTitle(tr("Choose the run to join"));
     page->setSubTitle(tr("Paste the join link the organiser gave you, or choose the join file. Some runs "
@@ -138,7 +138,7 @@ QWizardPage* JoinWizard::buildJoinPage() {
 }
 
 QWizardPage* JoinWizard::buildHardwarePage() {
-    const store::VolunteerSettings& settings = controller_.settings();
+    const engine::VolunteerSettings& settings = controller_.settings();
     auto* page = new QWizardPage;
     page->setTitle(tr("This computer"));
     page->setSubTitle(tr("A short measurement of how fast this computer trains the model."));
@@ -167,7 +167,7 @@ QWizardPage* JoinWizard::buildHardwarePage() {
 }
 
 QWizardPage* JoinWizard::buildLimitsPage() {
-    const store::VolunteerSettings& settings = controller_.settings();
+    const engine::VolunteerSettings& settings = controller_.settings();
     auto* page = new QWizardPage;
     page->setTitle(tr("Limits"));
     page->setSubTitle(tr("How much of this computer Sahaj may use. You can change these later in the "
@@ -235,7 +235,7 @@ bool JoinWizard::validateCurrentPage() {
 }
 
 bool JoinWizard::saveAndJoin() {
-    store::VolunteerSettings settings = controller_.settings();
+    engine::VolunteerSettings settings = controller_.settings();
     settings.firstRunDone = true;
     settings.consentGiven = consent_->isChecked();
     settings.runLink = runLink_->text().trimmed();

@@ -153,7 +153,7 @@ void MainWindow::joinOrLeave() {
 }
 
 void MainWindow::join() {
-    const store::VolunteerSettings& settings = controller_.settings();
+    const engine::VolunteerSettings& settings = controller_.settings();
     if (!settings.firstRunDone || !settings.consentGiven || settings.runLink.isEmpty()) {
         openJoinWizard();
         return;

@@ -233,7 +233,7 @@ void SettingsDialog::fillCountries() {
         country_->addItem(tr("%1 (%2)").arg(country.name, country.code), country.code);
 }
 
-void SettingsDialog::load(const store::VolunteerSettings& settings) {
+void SettingsDialog::load(const engine::VolunteerSettings& settings) {
     runLink_->setText(settings.runLink);
     user_->setText(settings.user);
     tokenFile_->setText(settings.tokenFile);
@@ -273,8 +273,8 @@ void SettingsDialog::load(const store::VolunteerSettings& settings) {
     loadedCountryIndex_ = country;
 }
 
-store::VolunteerSettings SettingsDialog::editedSettings() const {
-    store::VolunteerSettings settings = controller_.settings();
+engine::VolunteerSettings SettingsDialog::editedSettings() const {
+    engine::VolunteerSettings settings = controller_.settings();
     settings.runLink = runLink_->text().trimmed();
     settings.user = user_->text().trimmed();
     settings.tokenFile = tokenFile_->text().trimmed();
@@ -305,7 +305,7 @@ store::VolunteerSettings SettingsDialog::editedSettings() const {
 }
 
 bool SettingsDialog::apply() {
-    const store::VolunteerSettings edited = editedSettings();
+    const engine::VolunteerSettings edited = editedSettings();
     showProblems(controller_.applySettings(edited));
     if (!problems_.isEmpty())
         return false;

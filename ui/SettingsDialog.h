@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/store/VolunteerSettings.h"
+#include "core/engine/VolunteerSettings.h"
 #include "ui/widgets/LimitsFields.h"
 
 #include <QDialog>
@@ -19,7 +19,7 @@ namespace sahaj::ui {
 class AppController;
 class WeeklyScheduleGrid;
 
-// Edits every preference of store::VolunteerSettings: the run, the device and the limits, the pause rules
+// Edits every preference of engine::VolunteerSettings: the run, the device and the limits, the pause rules
 // with the weekly schedule, and the desktop ones (start at login, notifications, language, the country shown
 // on the others' peer maps). OK and Apply hand the whole set to the controller, which saves and applies it
 // without a restart or refuses it; its sentences show in the dialog, and nothing closes or is saved while
@@ -31,9 +31,9 @@ public:
 
     // The settings as the fields say, on top of the controller's (what the dialog does not edit, such as the
     // snooze or the consent, is kept).
-    store::VolunteerSettings editedSettings() const;
+    engine::VolunteerSettings editedSettings() const;
     // Shows `settings` in the fields.
-    void load(const store::VolunteerSettings& settings);
+    void load(const engine::VolunteerSettings& settings);
     // Applies the fields; true when the controller took them, else its problems show in the dialog.
     bool apply();
     QStringList problems() const { return problems_; }

@@ -5,6 +5,7 @@
 #include "app/node/StopSignalScope.h"
 #include "app/node/TokenizerOption.h"
 #include "app/node/UsageError.h"
+#include "core/array/AtomicFile.h"
 #include "core/eval/ClassificationReader.h"
 #include "core/eval/ConllReader.h"
 #include "core/eval/FinetuneEncoder.h"
@@ -13,7 +14,6 @@
 #include "core/eval/LabelSet.h"
 #include "core/eval/PretrainedModelDirectory.h"
 #include "core/model/AlbertConfig.h"
-#include "core/model/AtomicFile.h"
 #include "core/model/ClassificationCheckpoint.h"
 #include "core/model/ModelCheckpoint.h"
 #include "core/text/Tokenizer.h"
@@ -234,7 +234,7 @@ int FinetuneCommand::run(const QCommandLineParser& parser) {
     }
 
     const QByteArray json = QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented);
-    model::AtomicFile::write(outDir.filePath("results.json").toStdString(), json.toStdString());
+    array::AtomicFile::write(outDir.filePath("results.json").toStdString(), json.toStdString());
     out() << "\n" << report.table() << "\nresults=" << outDir.filePath("results.json") << "\n";
     out() << QJsonDocument(report.toJson(/*withHistory=*/false)).toJson(QJsonDocument::Compact) << "\n";
     return 0;

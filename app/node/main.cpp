@@ -2,6 +2,7 @@
 #include "app/node/CommandLine.h"
 #include "app/node/CoordinatorCommand.h"
 #include "app/node/DemoCommand.h"
+#include "app/node/DetectGpusCommand.h"
 #include "app/node/EvalCommand.h"
 #include "app/node/FillMaskCommand.h"
 #include "app/node/FinetuneCommand.h"
@@ -33,5 +34,6 @@ int main(int argc, char** argv) {
     commandLine.add(std::make_unique<sahaj::node::VolunteerCommand>());
     commandLine.add(std::make_unique<sahaj::node::DemoCommand>());
     commandLine.add(std::make_unique<sahaj::node::AuthCommand>());
+    commandLine.add(std::make_unique<sahaj::node::DetectGpusCommand>());
     return commandLine.run(QCoreApplication::arguments());
 }

@@ -2,7 +2,7 @@
 
 #include "app/volunteer/ScreenshotTour.h"
 #include "core/engine/VolunteerEngine.h"
-#include "core/store/VolunteerSettings.h"
+#include "core/engine/VolunteerSettings.h"
 #include "ui/AppController.h"
 #include "ui/MainWindow.h"
 #include "ui/TrayIcon.h"
@@ -45,7 +45,7 @@ VolunteerApplication::~VolunteerApplication() {
 void VolunteerApplication::installTranslator(const QString& settingsPath) {
     QString language = options_.language;
     if (language.isEmpty())
-        language = store::VolunteerSettings::load(settingsPath).language;
+        language = engine::VolunteerSettings::load(settingsPath).language;
     const QLocale locale = language.isEmpty() ? QLocale::system() : QLocale(language);
     QLocale::setDefault(locale);
     if (locale.language() == QLocale::Bengali) {
@@ -126,7 +126,7 @@ void VolunteerApplication::startDemo() {
     }
     demo_ = std::make_unique<DemoSession>(files, demoRoot_->filePath(QStringLiteral("run")));
     connect(demo_.get(), &DemoSession::ready, this, [this](const QString& joinFile) {
-        store::VolunteerSettings settings = controller_->settings();
+        engine::VolunteerSettings settings = controller_->settings();
         settings.runLink = joinFile;
         settings.firstRunDone = true;
         settings.consentGiven = true;

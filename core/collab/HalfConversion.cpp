@@ -1,8 +1,7 @@
 #include "core/collab/HalfConversion.h"
 
-#include <c10/util/Half.h>
-
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -15,6 +14,42 @@ namespace sahaj::collab {
 namespace {
 
 constexpr float kHalfMax = 65504.0f;
+
+// IEEE binary32 -> binary16, rounding to nearest even, by integer arithmetic on the bits (and one float
+// addition for subnormal results, which the FPU rounds to nearest even by default).
+std::uint16_t halfOf(float value) {
+    std::uint32_t bits = std::bit_cast<std::uint32_t>(value);
+    const std::uint32_t sign = (bits >> 16) & 0x8000u;
+    bits &= 0x7fffffffu;
+    if (bits > 0x7f800000u)
+        return static_cast<std::uint16_t>(sign | 0x7e00u); // NaN stays NaN (quiet)
+    if (bits >= 0x47800000u)                               // 65536 and above, infinity: infinity
+        return static_cast<std::uint16_t>(sign | 0x7c00u);
+    if (bits < 0x38800000u) {
+        // Below the smallest normal half (2^-14): adding 0.5 puts the half's subnormal bits at the bottom
+        // of the float's mantissa, rounded to nearest even by the addition itself.
+        const float shifted = std::bit_cast<float>(bits) + 0.5f;
+        return static_cast<std::uint16_t>(sign | (std::bit_cast<std::uint32_t>(shifted) - 0x3f000000u));
+    }
+    // Normal: rebias the exponent (127 -> 15) and drop 13 mantissa bits, rounding half to even; a carry
+    // out of the mantissa correctly moves to the next exponent (up to infinity).
+    const std::uint32_t odd = (bits >> 13) & 1u;
+    bits += 0xc8000fffu + odd; // (15 - 127) << 23, modulo 2^32, plus the rounding bias
+    return static_cast<std::uint16_t>(sign | (bits >> 13));
+}
+
+// IEEE binary16 -> binary32, exact.
+float floatOf(std::uint16_t half) {
+    const std::uint32_t sign = static_cast<std::uint32_t>(half & 0x8000u) << 16;
+    const std::uint32_t exponent = (half >> 10) & 0x1fu;
+    const std::uint32_t mantissa = half & 0x3ffu;
+    if (exponent == 0x1fu) // infinity, NaN (payload kept)
+        return std::bit_cast<float>(sign | 0x7f800000u | (mantissa << 13));
+    if (exponent == 0) // zero and subnormals: mantissa * 2^-24, exact in float
+        return std::bit_cast<float>(sign |
+                                    std::bit_cast<std::uint32_t>(static_cast<float>(mantissa) * 0x1.0p-24f));
+    return std::bit_cast<float>(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+}
 
 #ifdef SAHAJ_HAVE_F16C_PATH
 // Compiled for AVX + F16C whatever the build's target; called only after the CPU said it has them.
@@ -52,15 +87,13 @@ bool cpuHasF16c() {
 } // namespace
 
 void HalfConversion::toHalvesPortable(const float* values, std::int64_t count, std::uint16_t* out) {
-    for (std::int64_t i = 0; i < count; ++i) {
-        const c10::Half half(std::clamp(values[i], -kHalfMax, kHalfMax));
-        out[i] = half.x;
-    }
+    for (std::int64_t i = 0; i < count; ++i)
+        out[i] = halfOf(std::clamp(values[i], -kHalfMax, kHalfMax));
 }
 
 void HalfConversion::toFloatsPortable(const std::uint16_t* halves, std::int64_t count, float* out) {
     for (std::int64_t i = 0; i < count; ++i)
-        out[i] = static_cast<float>(c10::Half(halves[i], c10::Half::from_bits()));
+        out[i] = floatOf(halves[i]);
 }
 
 void HalfConversion::toHalves(const float* values, std::int64_t count, std::uint16_t* out) {

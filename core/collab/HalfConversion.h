@@ -4,12 +4,13 @@
 
 namespace sahaj::collab {
 
-// fp32 ⇄ IEEE fp16 for the wire, both rounding to nearest even exactly as c10::Half does. Where the CPU
-// has F16C (x86-64 since 2012) eight values convert per instruction; elsewhere c10::Half's portable code
-// runs. Both paths give identical bits for every number, and NaN for NaN (its payload may differ; every
-// receiver refuses NaN anyway), as tst_half_conversion checks, so peers on different CPUs still end with
-// bit-identical averages. A round moves tens of millions of values through these loops, several
-// peers share a CPU in tests and benchmarks, and the portable code costs a few nanoseconds per value.
+// fp32 ⇄ IEEE fp16 for the wire, rounding to nearest even. Where the CPU has F16C (x86-64 since 2012)
+// eight values convert per instruction; elsewhere portable code on the bits runs (no libtorch: the
+// engine's arithmetic is plain C++). Both paths give identical bits for every number, and NaN for NaN (its
+// payload may differ; every receiver refuses NaN anyway), as tst_half_conversion checks, so peers on
+// different CPUs still end with bit-identical averages. A round moves tens of millions of values through
+// these loops, several peers share a CPU in tests and benchmarks, and the portable code costs a few
+// nanoseconds per value.
 class HalfConversion {
 public:
     // Saturates to ±65504 instead of overflowing to infinity, which every receiver would reject.

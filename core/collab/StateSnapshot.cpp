@@ -1,8 +1,8 @@
 #include "core/collab/StateSnapshot.h"
 
-#include <torch/torch.h>
-
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <stdexcept>
 
 namespace sahaj::collab {
@@ -13,7 +13,7 @@ const std::string kModelPrefix = "model/";
 const std::string kOptimizerPrefix = "optimizer/";
 
 template <typename Integer>
-Integer integerField(const model::SafeTensors::Metadata& metadata, const std::string& key,
+Integer integerField(const array::SafeTensorsImage::Metadata& metadata, const std::string& key,
                      const std::string& fail) {
     const auto found = metadata.find(key);
     Integer value{};
@@ -29,21 +29,21 @@ Integer integerField(const model::SafeTensors::Metadata& metadata, const std::st
 } // namespace
 
 std::string StateSnapshot::serialize(const TrainingState& state, const std::string& schema) {
-    model::SafeTensors::Tensors tensors;
-    for (const auto& [name, tensor] : state.parameters)
-        tensors.emplace(kModelPrefix + name, tensor);
-    for (const auto& [name, tensor] : state.optimizer)
-        tensors.emplace(kOptimizerPrefix + name, tensor);
-    return model::SafeTensors::encode(tensors, {{"format", kFormat},
-                                                {"schema", schema},
-                                                {"epoch", std::to_string(state.epoch)},
-                                                {"step", std::to_string(state.step)}});
+    array::SafeTensorsImage::Arrays arrays;
+    for (const auto& [name, values] : state.parameters)
+        arrays.emplace(kModelPrefix + name, values);
+    for (const auto& [name, values] : state.optimizer)
+        arrays.emplace(kOptimizerPrefix + name, values);
+    return array::SafeTensorsImage::encode(arrays, {{"format", kFormat},
+                                                    {"schema", schema},
+                                                    {"epoch", std::to_string(state.epoch)},
+                                                    {"step", std::to_string(state.step)}});
 }
 
 TrainingState StateSnapshot::deserialize(std::string_view bytes, const std::string& schema,
                                          const std::string& origin) {
     const std::string fail = "state snapshot " + origin + ": ";
-    model::SafeTensors::Content content = model::SafeTensors::decode(bytes, origin);
+    array::SafeTensorsImage::Content content = array::SafeTensorsImage::decode(bytes, origin);
     const auto format = content.metadata.find("format");
     if (format == content.metadata.end() || format->second != kFormat)
         throw std::runtime_error(fail + "not a " + kFormat + " snapshot");
@@ -55,19 +55,29 @@ TrainingState StateSnapshot::deserialize(std::string_view bytes, const std::stri
     state.step = integerField<std::int64_t>(content.metadata, "step", fail);
     if (state.step < 0)
         throw std::runtime_error(fail + "negative step");
-    for (auto& [name, tensor] : content.tensors) {
+    for (auto& [name, values] : content.arrays) {
         if (name.rfind(kModelPrefix, 0) == 0)
-            state.parameters.emplace(name.substr(kModelPrefix.size()), std::move(tensor));
+            state.parameters.emplace(name.substr(kModelPrefix.size()), std::move(values));
         else if (name.rfind(kOptimizerPrefix, 0) == 0)
-            state.optimizer.emplace(name.substr(kOptimizerPrefix.size()), std::move(tensor));
+            state.optimizer.emplace(name.substr(kOptimizerPrefix.size()), std::move(values));
         else
             throw std::runtime_error(fail + "unexpected tensor '" + name + "'");
     }
     // A donor whose state went bad must not spread it.
     for (const auto* group : {&state.parameters, &state.optimizer})
-        for (const auto& [name, tensor] : *group)
-            if (at::isFloatingType(tensor.scalar_type()) && !torch::isfinite(tensor).all().item<bool>())
+        for (const auto& [name, values] : *group) {
+            if (!values.isFloating())
+                continue;
+            std::vector<float> floats;
+            try {
+                floats = values.toFloats();
+            } catch (const std::invalid_argument&) {
+                throw std::runtime_error(fail + "tensor '" + name +
+                                         "' is of a floating-point type the engine does not read");
+            }
+            if (!std::all_of(floats.begin(), floats.end(), [](float v) { return std::isfinite(v); }))
                 throw std::runtime_error(fail + "tensor '" + name + "' holds non-finite values");
+        }
     return state;
 }
 

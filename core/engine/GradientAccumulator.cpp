@@ -3,8 +3,8 @@
 #include "core/engine/ModelReplica.h"
 #include "core/model/AlbertForPreTraining.h"
 #include "core/model/AutocastGuard.h"
+#include "core/model/BatchTensors.h"
 #include "core/model/PreTrainingLoss.h"
-#include "core/text/PretrainingBatch.h"
 #include "core/text/Tokenizer.h"
 
 #include <torch/torch.h>
@@ -24,23 +24,23 @@ GradientAccumulator::GradientAccumulator(AccumulatorOptions options) : options_(
 GradientAccumulator::~GradientAccumulator() = default;
 
 std::int64_t GradientAccumulator::accumulate(ModelReplica& replica) {
-    const text::PretrainingBatch batch = stream_->next();
+    const compute::TokenBatch batch = stream_->next();
     const c10::Device device = replica.device();
-    const std::int64_t samples = batch.inputIds.size(0);
+    const std::int64_t samples = batch.rows;
+    const model::BatchTensors tensors = model::BatchTensors::of(batch, device);
     model::PreTrainingLossValues values;
     {
         const model::AutocastGuard autocast(device, model::AutocastPrecision::BFloat16);
-        const auto output =
-            replica.model()->forwardMasked(batch.inputIds.to(device), batch.attentionMask.to(device),
-                                           batch.tokenTypeIds.to(device), batch.mlmLabels.to(device));
-        values = model::PreTrainingLoss::compute(output, batch.sopLabels.to(device));
+        const auto output = replica.model()->forwardMasked(tensors.inputIds, tensors.attentionMask,
+                                                           tensors.tokenTypeIds, tensors.mlmLabels);
+        values = model::PreTrainingLoss::compute(output, tensors.sopLabels);
     }
     at::Tensor loss = values.sopLoss;
     if (values.mlmCount > 0)
         loss = loss + values.mlmLoss;
     (loss * static_cast<double>(samples)).backward();
     samples_ += samples;
-    tokens_ += batch.attentionMask.sum().item<std::int64_t>();
+    tokens_ += batch.tokens();
     lossSum_ += loss.item<double>() * static_cast<double>(samples);
     return samples;
 }

@@ -1,15 +1,18 @@
 #include "core/engine/ModelReplica.h"
 
+#include "core/engine/OptimizerStateArrays.h"
 #include "core/model/AlbertForPreTraining.h"
-#include "core/model/ModelCheckpoint.h"
-#include "core/train/GradientClipping.h"
-#include "core/train/Lamb.h"
+#include "core/model/AlbertInitialization.h"
+#include "core/optim/FlatGradientClipping.h"
+#include "core/optim/FlatLamb.h"
+#include "core/optim/ParameterInitializer.h"
 #include "core/train/ParameterGrouping.h"
 
 #include <QCryptographicHash>
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -18,17 +21,8 @@ namespace sahaj::engine {
 
 namespace {
 
-std::vector<at::Tensor> parametersOf(model::AlbertForPreTraining& model) {
-    std::vector<at::Tensor> result;
-    for (const auto& item : model->named_parameters())
-        result.push_back(item.value());
-    return result;
-}
-
-void hashTensor(QCryptographicHash& hash, const at::Tensor& tensor) {
-    const at::Tensor cpu = tensor.detach().to(torch::kCPU, torch::kFloat32).contiguous();
-    hash.addData(QByteArrayView(static_cast<const char*>(cpu.data_ptr()),
-                                static_cast<qsizetype>(cpu.numel() * sizeof(float))));
+bool allFinite(const float* values, std::size_t count) {
+    return std::all_of(values, values + count, [](float value) { return std::isfinite(value); });
 }
 
 } // namespace
@@ -38,16 +32,41 @@ ModelReplica::ModelReplica(const model::AlbertConfig& config, const run::Trainin
     : settings_(settings), schedule_(settings.lamb.learningRate, settings.warmupSteps,
                                      std::max<std::int64_t>(settings.totalSteps, 1)),
       device_(device) {
-    at::manual_seed(initSeed);
+    at::manual_seed(initSeed); // torch's own draws (dropout) stay seeded as before
     model_ = std::make_unique<model::AlbertForPreTraining>(config);
     (*model_)->to(device_);
     (*model_)->train();
-    optimizer_ = std::make_unique<train::Lamb>(
-        train::ParameterGrouping::split(**model_, settings.lamb.weightDecay), settings.lamb);
     parameterCount_ = (*model_)->parameterCount();
+    parameters_.resize(static_cast<std::size_t>(parameterCount_));
+    // The initial values come from the run's seed through plain C++, not from torch's generator, whose
+    // normal_ draws other values on CPUs with other vector units.
+    const auto rules = model::albertInitialValueRules(**model_, config.initializerRange);
+    std::size_t offset = 0;
+    for (const auto& item : (*model_)->named_parameters()) {
+        const auto count = static_cast<std::size_t>(item.value().numel());
+        optim::ParameterInitializer::fill(std::span<float>(parameters_.data() + offset, count),
+                                          rules.at(item.key()), initSeed, item.key());
+        const double decay =
+            train::ParameterGrouping::excludedFromWeightDecay(item.key()) ? 0.0 : settings.lamb.weightDecay;
+        segments_.push_back({item.key(), offset, count, decay});
+        shapes_.push_back(item.value().sizes().vec());
+        offset += count;
+    }
+    optimizer_ = std::make_unique<optim::FlatLamb>(segments_, settings.lamb);
+    loadParametersIntoModel();
 }
 
 ModelReplica::~ModelReplica() = default;
+
+void ModelReplica::loadParametersIntoModel() {
+    torch::NoGradGuard noGrad;
+    std::size_t index = 0;
+    for (const auto& item : (*model_)->named_parameters()) {
+        const optim::ParameterSegment& segment = segments_[index++];
+        item.value().copy_(
+            torch::from_blob(parameters_.data() + segment.offset, item.value().sizes(), torch::kFloat32));
+    }
+}
 
 std::vector<float> ModelReplica::gradientVector(std::int64_t samples, double meanLoss) const {
     std::vector<float> flat(static_cast<std::size_t>(averagedVectorSize()), 0.0f);
@@ -72,7 +91,9 @@ double ModelReplica::lossOffset() const {
 }
 
 void ModelReplica::zeroGradients() {
-    optimizer_->zeroGrad();
+    for (const auto& item : (*model_)->named_parameters())
+        if (item.value().grad().defined())
+            item.value().mutable_grad().reset();
 }
 
 ModelReplica::StepOutcome ModelReplica::applyAveragedGradient(const std::vector<float>& averaged) {
@@ -80,47 +101,26 @@ ModelReplica::StepOutcome ModelReplica::applyAveragedGradient(const std::vector<
         throw std::invalid_argument("the averaged vector has " + std::to_string(averaged.size()) +
                                     " values, the model needs " + std::to_string(averagedVectorSize()));
     StepOutcome outcome;
-    {
-        torch::NoGradGuard noGrad;
-        std::size_t offset = 0;
-        for (const auto& item : (*model_)->named_parameters()) {
-            at::Tensor parameter = item.value();
-            const at::Tensor values = torch::from_blob(const_cast<float*>(averaged.data() + offset),
-                                                       parameter.sizes(), torch::kFloat32)
-                                          .to(parameter.device(), parameter.scalar_type());
-            parameter.mutable_grad() = values.clone();
-            offset += static_cast<std::size_t>(parameter.numel());
-        }
-    }
-    const std::vector<at::Tensor> parameters = parametersOf(*model_);
-    outcome.gradientNorm = train::clipGradientNorm(parameters, settings_.clipNorm);
+    std::vector<float> gradient(averaged.begin(), averaged.end() - 1); // without the loss
+    outcome.gradientNorm = optim::clipFlatGradient(gradient, settings_.clipNorm);
     outcome.learningRate = schedule_.learningRate(static_cast<std::int64_t>(epoch_));
     if (std::isfinite(outcome.gradientNorm)) {
         optimizer_->setLearningRate(outcome.learningRate);
-        optimizer_->step();
+        optimizer_->step(parameters_, gradient);
+        loadParametersIntoModel();
         outcome.applied = true;
     }
-    optimizer_->zeroGrad();
+    zeroGradients();
     ++epoch_;
     return outcome;
 }
 
 std::vector<float> ModelReplica::stateVector() const {
-    std::vector<float> flat(static_cast<std::size_t>(averagedStateSize()));
-    const std::map<std::string, at::Tensor> moments = optimizer_->exportState();
-    const auto copy = [&flat](const at::Tensor& tensor, std::size_t offset) {
-        const at::Tensor cpu = tensor.detach().to(torch::kCPU, torch::kFloat32).contiguous();
-        std::memcpy(flat.data() + offset, cpu.data_ptr<float>(),
-                    static_cast<std::size_t>(cpu.numel()) * sizeof(float));
-    };
-    const auto count = static_cast<std::size_t>(parameterCount_);
-    std::size_t offset = 0;
-    for (const auto& item : (*model_)->named_parameters()) {
-        copy(item.value(), offset);
-        copy(moments.at(item.key() + train::Lamb::kExpAvgSuffix), count + offset);
-        copy(moments.at(item.key() + train::Lamb::kExpAvgSqSuffix), 2 * count + offset);
-        offset += static_cast<std::size_t>(item.value().numel());
-    }
+    std::vector<float> flat;
+    flat.reserve(static_cast<std::size_t>(averagedStateSize()));
+    flat.insert(flat.end(), parameters_.begin(), parameters_.end());
+    flat.insert(flat.end(), optimizer_->firstMoments().begin(), optimizer_->firstMoments().end());
+    flat.insert(flat.end(), optimizer_->secondMoments().begin(), optimizer_->secondMoments().end());
     return flat;
 }
 
@@ -129,74 +129,69 @@ void ModelReplica::setStateVector(const std::vector<float>& values) {
         throw std::invalid_argument("a state vector of " + std::to_string(values.size()) +
                                     " values for a model of " + std::to_string(parameterCount_) +
                                     " parameters");
-    for (float value : values)
-        if (!std::isfinite(value))
-            throw std::invalid_argument("a state vector with non-finite values");
-    std::map<std::string, at::Tensor> moments = optimizer_->exportState();
-    const auto count = static_cast<std::size_t>(parameterCount_);
-    const auto slice = [&values](std::size_t offset, const at::Tensor& like) {
-        return torch::from_blob(const_cast<float*>(values.data() + offset), like.sizes(), torch::kFloat32)
-            .to(like.scalar_type())
-            .clone();
-    };
-    std::size_t offset = 0;
-    for (const auto& item : (*model_)->named_parameters()) {
-        at::Tensor& expAvg = moments.at(item.key() + train::Lamb::kExpAvgSuffix);
-        at::Tensor& expAvgSq = moments.at(item.key() + train::Lamb::kExpAvgSqSuffix);
-        expAvg = slice(count + offset, expAvg);
-        expAvgSq = slice(2 * count + offset, expAvgSq);
-        offset += static_cast<std::size_t>(item.value().numel());
-    }
-    optimizer_->importState(moments); // validates everything before changing anything
-    torch::NoGradGuard noGrad;
-    offset = 0;
-    for (const auto& item : (*model_)->named_parameters()) {
-        at::Tensor parameter = item.value();
-        parameter.copy_(
-            torch::from_blob(const_cast<float*>(values.data() + offset), parameter.sizes(), torch::kFloat32));
-        offset += static_cast<std::size_t>(parameter.numel());
-    }
+    const auto count = static_cast<std::ptrdiff_t>(parameterCount_);
+    if (!allFinite(values.data(), static_cast<std::size_t>(count)))
+        throw std::invalid_argument("a state vector with non-finite parameters");
+    // FlatLamb checks the moments (finite, no negative second moment) before it changes anything.
+    optimizer_->setMoments(std::vector<float>(values.begin() + count, values.begin() + 2 * count),
+                           std::vector<float>(values.begin() + 2 * count, values.end()));
+    std::copy(values.begin(), values.begin() + count, parameters_.begin());
+    loadParametersIntoModel();
 }
 
 collab::TrainingState ModelReplica::exportState() const {
     collab::TrainingState state;
     state.epoch = epoch_;
     state.step = static_cast<std::int64_t>(epoch_);
-    for (const auto& item : (*model_)->named_parameters())
-        state.parameters[item.key()] = item.value().detach().to(torch::kCPU).clone();
-    state.optimizer = optimizer_->exportState();
+    for (std::size_t i = 0; i < segments_.size(); ++i)
+        state.parameters[segments_[i].name] =
+            array::HostArray::ofFloats(shapes_[i], parameters_.data() + segments_[i].offset);
+    state.optimizer = OptimizerStateArrays::toArrays(*optimizer_, shapes_);
     return state;
 }
 
 void ModelReplica::importState(const collab::TrainingState& state, const std::string& origin) {
     // Check everything first: a state that half fits must change nothing.
-    model::SafeTensors::Tensors parameters;
-    for (const auto& item : (*model_)->named_parameters()) {
-        const auto found = state.parameters.find(item.key());
+    std::vector<float> parameters(parameters_.size());
+    for (std::size_t i = 0; i < segments_.size(); ++i) {
+        const optim::ParameterSegment& segment = segments_[i];
+        const auto found = state.parameters.find(segment.name);
         if (found == state.parameters.end())
-            throw std::runtime_error(origin + ": the state lacks parameter " + item.key());
-        if (found->second.sizes() != item.value().sizes())
-            throw std::runtime_error(origin + ": parameter " + item.key() + " has another shape");
-        if (!torch::isfinite(found->second).all().item<bool>())
-            throw std::runtime_error(origin + ": parameter " + item.key() + " has non-finite values");
+            throw std::runtime_error(origin + ": the state lacks parameter " + segment.name);
+        if (found->second.shape != shapes_[i])
+            throw std::runtime_error(origin + ": parameter " + segment.name + " has another shape");
+        if (!found->second.isFloating())
+            throw std::runtime_error(origin + ": parameter " + segment.name + " is not floating point");
+        std::vector<float> values;
+        try {
+            values = found->second.toFloats();
+        } catch (const std::invalid_argument& e) {
+            throw std::runtime_error(origin + ": parameter " + segment.name + ": " + e.what());
+        }
+        std::copy(values.begin(), values.end(),
+                  parameters.begin() + static_cast<std::ptrdiff_t>(segment.offset));
+        if (!allFinite(parameters.data() + segment.offset, segment.length))
+            throw std::runtime_error(origin + ": parameter " + segment.name + " has non-finite values");
     }
-    if (state.parameters.size() != (*model_)->named_parameters().size())
+    if (state.parameters.size() != segments_.size())
         throw std::runtime_error(origin + ": the state has parameters this model does not");
-    try { // Lamb::importState checks everything before it changes anything
-        optimizer_->importState(state.optimizer);
+    try { // FlatLamb::setState checks every value before it changes anything
+        OptimizerStateArrays::Flat optimizer =
+            OptimizerStateArrays::fromArrays(state.optimizer, segments_, shapes_);
+        optimizer_->setState(std::move(optimizer.firstMoments), std::move(optimizer.secondMoments),
+                             std::move(optimizer.steps));
     } catch (const std::exception& e) {
         throw std::runtime_error(origin + ": " + e.what());
     }
-    torch::NoGradGuard noGrad;
-    for (const auto& item : (*model_)->named_parameters())
-        item.value().copy_(state.parameters.at(item.key()));
+    parameters_ = std::move(parameters);
+    loadParametersIntoModel();
     epoch_ = state.epoch;
 }
 
 std::string ModelReplica::parameterSha256() const {
     QCryptographicHash hash(QCryptographicHash::Sha256);
-    for (const auto& item : (*model_)->named_parameters())
-        hashTensor(hash, item.value());
+    hash.addData(QByteArrayView(reinterpret_cast<const char*>(parameters_.data()),
+                                static_cast<qsizetype>(parameters_.size() * sizeof(float))));
     return hash.result().toHex().toStdString();
 }
 
@@ -213,11 +208,7 @@ std::string ModelReplica::schemaHash(const std::string& runIdentity) const {
 }
 
 bool ModelReplica::parametersFinite() const {
-    torch::NoGradGuard noGrad;
-    for (const auto& item : (*model_)->named_parameters())
-        if (!torch::isfinite(item.value()).all().item<bool>())
-            return false;
-    return true;
+    return allFinite(parameters_.data(), parameters_.size());
 }
 
 } // namespace sahaj::engine

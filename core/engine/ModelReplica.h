@@ -2,8 +2,9 @@
 
 #include "core/collab/TrainingState.h"
 #include "core/model/AlbertConfig.h"
+#include "core/optim/LinearWarmupSchedule.h"
+#include "core/optim/ParameterSegment.h"
 #include "core/run/TrainingSettings.h"
-#include "core/train/LinearWarmupSchedule.h"
 
 #include <c10/core/Device.h>
 
@@ -16,8 +17,8 @@ namespace sahaj::model {
 class AlbertForPreTraining;
 }
 
-namespace sahaj::train {
-class Lamb;
+namespace sahaj::optim {
+class FlatLamb;
 }
 
 namespace sahaj::engine {
@@ -26,6 +27,12 @@ namespace sahaj::engine {
 // operations the collaboration applies to them. Every peer of a run builds it from the same seed, so all
 // replicas start equal; they stay equal because every step applies the same averaged gradient with the
 // same arithmetic (the learning rate follows the global epoch, not a local counter).
+//
+// The parameters that count are a flat fp32 vector held here, and the step is optim::FlatLamb's plain C++
+// on it, whose bits do not depend on the CPU: a step through ATen's kernels would not be the same on two
+// peers whose CPUs pick different kernels (AVX-512, AVX2, none), and their replicas would drift apart
+// between state averagings (docs/training.md, "bit-identical steps"). The model's tensors are a copy of
+// that vector, written after every change, and only compute the gradient.
 //
 // The flat vector the group averages is every parameter's gradient in named_parameters() order, then one
 // extra value: the peer's mean training loss, so that averaging also yields the batch's loss.
@@ -95,10 +102,16 @@ public:
     bool parametersFinite() const;
 
 private:
+    // Writes parameters_ into the model's tensors.
+    void loadParametersIntoModel();
+
     std::unique_ptr<model::AlbertForPreTraining> model_;
-    std::unique_ptr<train::Lamb> optimizer_;
+    std::vector<optim::ParameterSegment> segments_; // named_parameters() order
+    std::vector<std::vector<std::int64_t>> shapes_; // each segment's tensor shape
+    std::vector<float> parameters_;
+    std::unique_ptr<optim::FlatLamb> optimizer_;
     run::TrainingSettings settings_;
-    train::LinearWarmupSchedule schedule_;
+    optim::LinearWarmupSchedule schedule_;
     c10::Device device_;
     std::int64_t parameterCount_ = 0;
     std::uint64_t epoch_ = 0;

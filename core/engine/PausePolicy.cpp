@@ -4,7 +4,7 @@
 
 namespace sahaj::engine {
 
-PausePolicy::Rules PausePolicy::Rules::of(const store::VolunteerSettings& settings) {
+PausePolicy::Rules PausePolicy::Rules::of(const engine::VolunteerSettings& settings) {
     Rules rules;
     rules.pauseOnBattery = settings.pauseOnBattery;
     rules.onlyWhenIdle = settings.onlyWhenIdle;

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/engine/EngineState.h"
-#include "core/store/VolunteerSettings.h"
+#include "core/engine/VolunteerSettings.h"
 
 #include <QCoreApplication>
 #include <QString>
@@ -31,10 +31,10 @@ public:
         bool onlyWhenIdle = false;
         int idleMinutes = 5;
         bool scheduleEnabled = false;
-        store::VolunteerSettings::WeeklyHours schedule = store::VolunteerSettings::WeeklyHours().set();
+        engine::VolunteerSettings::WeeklyHours schedule = engine::VolunteerSettings::WeeklyHours().set();
         qint64 dailyQuotaMB = 0; // up and down together per local day; 0: none
 
-        static Rules of(const store::VolunteerSettings& settings);
+        static Rules of(const engine::VolunteerSettings& settings);
     };
 
     // Where the local week stands at one instant.

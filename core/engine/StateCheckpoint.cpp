@@ -1,7 +1,7 @@
 #include "core/engine/StateCheckpoint.h"
 
+#include "core/array/AtomicFile.h"
 #include "core/collab/StateSnapshot.h"
-#include "core/model/AtomicFile.h"
 #include "core/model/ModelCheckpoint.h"
 
 #include <QDir>
@@ -28,12 +28,12 @@ void StateCheckpoint::save(const QString& directory, const std::string& snapshot
         if (!tokenizer.open(QIODevice::ReadOnly))
             throw std::runtime_error(tokenizerPath.toStdString() + ": " +
                                      tokenizer.errorString().toStdString());
-        model::AtomicFile::write(modelDir / "tokenizer.json", tokenizer.readAll().toStdString());
+        array::AtomicFile::write(modelDir / "tokenizer.json", tokenizer.readAll().toStdString());
     }
-    model::AtomicFile::write(root / kSnapshotFile, snapshotBytes);
+    array::AtomicFile::write(root / kSnapshotFile, snapshotBytes);
     const QJsonObject info{{"epoch", static_cast<qint64>(epoch)},
                            {"params_sha256", QString::fromStdString(parametersSha256)}};
-    model::AtomicFile::write(root / kInfoFile, QJsonDocument(info).toJson().toStdString());
+    array::AtomicFile::write(root / kInfoFile, QJsonDocument(info).toJson().toStdString());
 }
 
 std::optional<collab::TrainingState> StateCheckpoint::load(const QString& directory,

@@ -1,10 +1,10 @@
 #include "core/eval/FinetuneRun.h"
 
 #include "core/eval/EntityF1.h"
+#include "core/optim/LinearWarmupSchedule.h"
 #include "core/text/PortableRandom.h"
 #include "core/text/PretrainingExample.h"
 #include "core/train/GradientClipping.h"
-#include "core/train/LinearWarmupSchedule.h"
 #include "core/train/ParameterGrouping.h"
 
 #include <torch/torch.h>
@@ -131,7 +131,7 @@ double FinetuneRun::trainEpoch(const std::vector<FinetuneFeatures>& trainSet, st
     for (std::size_t i = order.size(); i > 1; --i)
         std::swap(order[i - 1], order[random.below(i)]);
 
-    const train::LinearWarmupSchedule schedule(
+    const optim::LinearWarmupSchedule schedule(
         options_.learningRate, static_cast<std::int64_t>(std::ceil(options_.warmupRatio * totalSteps_)),
         std::max<std::int64_t>(totalSteps_, 1));
     const auto batchSize = static_cast<std::size_t>(options_.batchSize);

@@ -3,7 +3,7 @@
 #include "core/model/AlbertForPreTraining.h"
 #include "core/model/AutocastGuard.h"
 #include "core/model/PreTrainingLoss.h"
-#include "core/text/PretrainingBatch.h"
+#include "core/model/BatchTensors.h"
 #include "core/text/PretrainingExample.h"
 
 #include <torch/torch.h>
@@ -46,32 +46,24 @@ void MaskedLmEvaluator::checkRecords(const std::vector<MaskedLmRecord>& records,
     }
 }
 
-text::PretrainingBatch MaskedLmEvaluator::collate(const std::vector<MaskedLmRecord>& records,
-                                                  std::size_t begin, std::size_t end, std::int64_t padId) {
+compute::TokenBatch MaskedLmEvaluator::collate(const std::vector<MaskedLmRecord>& records, std::size_t begin,
+                                               std::size_t end, std::int64_t padId) {
     std::size_t longest = 0;
     for (std::size_t r = begin; r < end; ++r)
         longest = std::max(longest, records[r].inputIds.size());
-    const auto rows = static_cast<std::int64_t>(end - begin);
-    const auto columns = static_cast<std::int64_t>(longest);
-    const auto filled = [&](std::int64_t value) { return torch::full({rows, columns}, value, torch::kLong); };
-
-    text::PretrainingBatch batch;
-    batch.inputIds = filled(padId);
-    batch.attentionMask = filled(0);
-    batch.tokenTypeIds = filled(0);
-    batch.mlmLabels = filled(text::kIgnoreLabel);
-    batch.sopLabels = torch::empty({rows}, torch::kLong);
-    auto sop = batch.sopLabels.accessor<std::int64_t, 1>();
-    const auto copyRow = [](at::Tensor& target, std::int64_t row, const std::vector<std::int64_t>& values) {
-        std::copy(values.begin(), values.end(), target[row].data_ptr<std::int64_t>());
+    compute::TokenBatch batch = compute::TokenBatch::padded(static_cast<std::int64_t>(end - begin),
+                                                            static_cast<std::int64_t>(longest), padId);
+    const auto copyRow = [&](std::vector<std::int64_t>& target, std::int64_t row,
+                             const std::vector<std::int64_t>& values) {
+        std::copy(values.begin(), values.end(), target.begin() + batch.index(row, 0));
     };
-    for (std::int64_t row = 0; row < rows; ++row) {
+    for (std::int64_t row = 0; row < batch.rows; ++row) {
         const MaskedLmRecord& record = records[begin + static_cast<std::size_t>(row)];
         copyRow(batch.inputIds, row, record.inputIds);
         copyRow(batch.attentionMask, row, record.attentionMask);
         copyRow(batch.tokenTypeIds, row, record.tokenTypeIds);
         copyRow(batch.mlmLabels, row, record.labels);
-        sop[row] = record.sentenceOrderLabel;
+        batch.sopLabels[static_cast<std::size_t>(row)] = record.sentenceOrderLabel;
     }
     return batch;
 }
@@ -90,12 +82,11 @@ MaskedLmScores MaskedLmEvaluator::evaluate(model::AlbertForPreTraining& model,
     MaskedLmScores scores;
     for (std::size_t begin = 0; begin < records.size(); begin += static_cast<std::size_t>(batchSize)) {
         const std::size_t end = std::min(records.size(), begin + static_cast<std::size_t>(batchSize));
-        const text::PretrainingBatch batch = collate(records, begin, end, padId);
+        const model::BatchTensors batch = model::BatchTensors::of(collate(records, begin, end, padId), device);
         const model::AutocastGuard autocast(device, model::AutocastPrecision::BFloat16);
-        const auto output = model->forwardMasked(batch.inputIds.to(device), batch.attentionMask.to(device),
-                                                 batch.tokenTypeIds.to(device), batch.mlmLabels.to(device));
-        const model::PreTrainingLossValues values =
-            model::PreTrainingLoss::compute(output, batch.sopLabels.to(device));
+        const auto output =
+            model->forwardMasked(batch.inputIds, batch.attentionMask, batch.tokenTypeIds, batch.mlmLabels);
+        const model::PreTrainingLossValues values = model::PreTrainingLoss::compute(output, batch.sopLabels);
         if (values.mlmCount > 0)
             scores.mlmLossSum += values.mlmLoss.item<double>() * static_cast<double>(values.mlmCount);
         scores.mlmCount += values.mlmCount;

@@ -2,6 +2,7 @@
 
 #include "core/eval/MaskedLmRecord.h"
 #include "core/eval/MaskedLmScores.h"
+#include "core/compute/TokenBatch.h"
 
 #include <c10/core/Device.h>
 
@@ -15,7 +16,6 @@ struct AlbertConfig;
 } // namespace sahaj::model
 
 namespace sahaj::text {
-struct PretrainingBatch;
 }
 
 namespace sahaj::eval {
@@ -36,7 +36,7 @@ public:
                                    c10::Device device = c10::kCPU, const std::string& origin = {});
 
     // Records [begin, end) as int64 tensors padded with padId to the longest (attention 0, label -100).
-    static text::PretrainingBatch collate(const std::vector<MaskedLmRecord>& records, std::size_t begin,
+    static compute::TokenBatch collate(const std::vector<MaskedLmRecord>& records, std::size_t begin,
                                           std::size_t end, std::int64_t padId);
 };
 

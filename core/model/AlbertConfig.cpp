@@ -1,6 +1,6 @@
 #include "core/model/AlbertConfig.h"
 
-#include "core/model/AtomicFile.h"
+#include "core/array/AtomicFile.h"
 #include "core/model/HiddenActivation.h"
 
 #include <nlohmann/json.hpp>
@@ -225,7 +225,7 @@ AlbertConfig AlbertConfig::loadFile(const std::filesystem::path& path) {
 }
 
 void AlbertConfig::saveFile(const std::filesystem::path& path) const {
-    AtomicFile::write(path, toJson().dump(2) + "\n");
+    array::AtomicFile::write(path, toJson().dump(2) + "\n");
 }
 
 void AlbertConfig::validate() const {

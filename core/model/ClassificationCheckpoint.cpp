@@ -1,6 +1,6 @@
 #include "core/model/ClassificationCheckpoint.h"
 
-#include "core/model/AtomicFile.h"
+#include "core/array/AtomicFile.h"
 #include "core/model/ModelCheckpoint.h"
 #include "core/model/NamedTensorLoader.h"
 
@@ -81,7 +81,7 @@ void ClassificationCheckpoint::save(const AlbertForClassification& model,
         config["label2id"][labels[id]] = id;
     }
     config["torch_dtype"] = "float32";
-    AtomicFile::write(directory / ModelCheckpoint::kConfigFileName, config.dump(2) + "\n");
+    array::AtomicFile::write(directory / ModelCheckpoint::kConfigFileName, config.dump(2) + "\n");
 
     SafeTensors::Tensors tensors;
     for (const auto& item : model->named_parameters())

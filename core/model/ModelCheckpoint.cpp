@@ -1,6 +1,6 @@
 #include "core/model/ModelCheckpoint.h"
 
-#include "core/model/AtomicFile.h"
+#include "core/array/AtomicFile.h"
 #include "core/model/NamedTensorLoader.h"
 
 #include <nlohmann/json.hpp>
@@ -61,7 +61,7 @@ void ModelCheckpoint::save(const AlbertForPreTraining& model, const std::filesys
                                  "': " + error.message());
     nlohmann::json config = model->config().toJson();
     config["torch_dtype"] = torchDtypeName(precision);
-    AtomicFile::write(directory / kConfigFileName, config.dump(2) + "\n");
+    array::AtomicFile::write(directory / kConfigFileName, config.dump(2) + "\n");
     SafeTensors::write(directory / kWeightsFileName, tensorsOf(model, precision), {{"format", "pt"}});
 }
 

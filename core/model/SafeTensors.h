@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/model/SafeTensorsHeader.h"
+#include "core/array/SafeTensorsImage.h"
 
 #include <ATen/core/Tensor.h>
 
@@ -12,11 +12,9 @@
 
 namespace sahaj::model {
 
-// The safetensors format (github.com/huggingface/safetensors): an 8-byte little-endian header length N,
-// N bytes of JSON mapping each tensor name to {"dtype", "shape", "data_offsets": [begin, end]} plus an
-// optional "__metadata__" string map, then the data buffer, the tensors packed without holes. Hugging
-// Face's model.safetensors and the optimiser state both use it. Supported dtypes: F64 F32 F16 BF16 I64
-// I32 I16 I8 U8 BOOL.
+// The safetensors format (array::SafeTensorsImage, which reads and checks it) as libtorch tensors, for the
+// model's side: Hugging Face's model.safetensors and the local trainer's optimiser state. Supported dtypes:
+// F64 F32 F16 BF16 I64 I32 I16 I8 U8 BOOL.
 class SafeTensors {
 public:
     // std::map: names are unique and come out sorted, the order the writer stores them in.
@@ -28,7 +26,7 @@ public:
     };
 
     // A header longer than this is refused before anything is allocated for it.
-    static constexpr std::uint64_t kMaxHeaderSize = SafeTensorsHeader::kMaxHeaderSize;
+    static constexpr std::uint64_t kMaxHeaderSize = array::SafeTensorsHeader::kMaxHeaderSize;
 
     // Throws std::runtime_error naming the file and the problem: truncated file, header length beyond the
     // file or the limit, header not JSON or not an object, duplicate names, unknown dtype, negative or
@@ -48,6 +46,11 @@ public:
     // store; decode() checks them exactly as read() checks a file (`origin` names them in errors).
     static std::string encode(const Tensors& tensors, const Metadata& metadata = {});
     static Content decode(std::string_view bytes, const std::string& origin);
+
+    // Between tensors and host arrays (a copy each way). toArray throws std::invalid_argument for an
+    // undefined tensor or an unsupported dtype, naming `name`.
+    static array::HostArray toArray(const at::Tensor& tensor, const std::string& name);
+    static at::Tensor toTensor(const array::HostArray& array);
 };
 
 } // namespace sahaj::model

@@ -205,7 +205,7 @@ void validateTraining(const TrainingSettings& t, const model::AlbertConfig& mode
     requireInteger("training.sequence_length", t.sequenceLength, 5, model.maxPositionEmbeddings);
     requireNumber("training.mlm_probability", t.mlmProbability, t.mlmProbability > 0 && t.mlmProbability < 1,
                   "in (0, 1)");
-    const train::LambOptions& l = t.lamb;
+    const optim::LambOptions& l = t.lamb;
     requireNumber("training.lr", l.learningRate, l.learningRate > 0, "above 0");
     requireNumber("training.betas[0]", l.beta1, l.beta1 >= 0 && l.beta1 < 1, "in [0, 1)");
     requireNumber("training.betas[1]", l.beta2, l.beta2 >= 0 && l.beta2 < 1, "in [0, 1)");

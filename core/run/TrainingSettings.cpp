@@ -31,7 +31,7 @@ std::optional<Aggregation> TrainingSettings::aggregationFromName(const QString& 
 
 bool TrainingSettings::operator==(const TrainingSettings& other) const {
     const auto fields = [](const TrainingSettings& s) {
-        const train::LambOptions& l = s.lamb;
+        const optim::LambOptions& l = s.lamb;
         return std::tie(s.targetBatchSize, s.sequenceLength, s.mlmProbability, s.documents, l.learningRate,
                         l.beta1, l.beta2, l.eps, l.weightDecay, l.clampValue, l.debias, l.adam, s.warmupSteps,
                         s.totalSteps, s.clipNorm, s.maxEpochs, s.parameterAveragingEvery, s.wireDtype,

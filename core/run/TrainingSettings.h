@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/optim/LambOptions.h"
 #include "core/text/CorpusReader.h"
-#include "core/train/LambOptions.h"
 
 #include <QString>
 
@@ -32,7 +32,7 @@ struct TrainingSettings {
     // documents: "lines" or "paragraphs" (CorpusReaderOptions::documentsName)
     text::PlainTextDocuments documents = text::PlainTextDocuments::LinePerDocument;
     // lr, betas [beta1, beta2], eps, weight_decay, clamp_value, debias (`adam` is not part of a run).
-    train::LambOptions lamb;
+    optim::LambOptions lamb;
     std::int64_t warmupSteps = 5000;  // warmup_steps, in global steps
     std::int64_t totalSteps = 125000; // total_steps: where the linear decay reaches 0
     double clipNorm = 1.0;            // clip_norm: global gradient-norm clip

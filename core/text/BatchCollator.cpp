@@ -1,7 +1,5 @@
 #include "core/text/BatchCollator.h"
 
-#include <torch/torch.h>
-
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -14,7 +12,7 @@ BatchCollator::BatchCollator(int padId, PaddingMode mode, int sequenceLength)
         throw std::invalid_argument("BatchCollator: padding to the sequence length needs a positive length");
 }
 
-PretrainingBatch BatchCollator::collate(const std::vector<PretrainingExample>& examples) const {
+compute::TokenBatch BatchCollator::collate(const std::vector<PretrainingExample>& examples) const {
     if (examples.empty())
         throw std::invalid_argument("BatchCollator: cannot collate an empty batch");
     std::size_t longest = 0;
@@ -34,30 +32,18 @@ PretrainingBatch BatchCollator::collate(const std::vector<PretrainingExample>& e
         mode_ == PaddingMode::SequenceLength ? static_cast<std::size_t>(sequenceLength_) : longest);
     const auto rows = static_cast<std::int64_t>(examples.size());
 
-    const auto options = torch::TensorOptions().dtype(torch::kInt64);
-    PretrainingBatch batch;
-    batch.inputIds = torch::full({rows, width}, static_cast<std::int64_t>(padId_), options);
-    batch.attentionMask = torch::zeros({rows, width}, options);
-    batch.tokenTypeIds = torch::zeros({rows, width}, options);
-    batch.mlmLabels = torch::full({rows, width}, kIgnoreLabel, options);
-    batch.sopLabels = torch::empty({rows}, options);
-
-    auto ids = batch.inputIds.accessor<std::int64_t, 2>();
-    auto mask = batch.attentionMask.accessor<std::int64_t, 2>();
-    auto types = batch.tokenTypeIds.accessor<std::int64_t, 2>();
-    auto labels = batch.mlmLabels.accessor<std::int64_t, 2>();
-    auto sop = batch.sopLabels.accessor<std::int64_t, 1>();
+    compute::TokenBatch batch = compute::TokenBatch::padded(rows, width, padId_);
     for (std::int64_t r = 0; r < rows; ++r) {
         const auto& e = examples[static_cast<std::size_t>(r)];
         for (std::size_t t = 0; t < e.inputIds.size(); ++t) {
-            const auto c = static_cast<std::int64_t>(t);
-            ids[r][c] = e.inputIds[t];
-            mask[r][c] = 1;
-            types[r][c] = e.tokenTypeIds[t];
+            const auto cell = static_cast<std::size_t>(batch.index(r, static_cast<std::int64_t>(t)));
+            batch.inputIds[cell] = e.inputIds[t];
+            batch.attentionMask[cell] = 1;
+            batch.tokenTypeIds[cell] = e.tokenTypeIds[t];
             if (!e.mlmLabels.empty())
-                labels[r][c] = e.mlmLabels[t];
+                batch.mlmLabels[cell] = e.mlmLabels[t];
         }
-        sop[r] = e.sopLabel;
+        batch.sopLabels[static_cast<std::size_t>(r)] = e.sopLabel;
     }
     return batch;
 }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/text/PretrainingBatch.h"
+#include "core/compute/TokenBatch.h"
 #include "core/text/PretrainingExample.h"
 
 #include <vector>
@@ -12,14 +12,14 @@ enum class PaddingMode {
     SequenceLength, // always pad to the sequence length: fixed shapes (steady memory, compiled graphs)
 };
 
-// Stacks examples into padded int64 tensors with an attention mask.
+// Stacks examples into a padded batch with an attention mask.
 class BatchCollator {
 public:
     // sequenceLength is required (> 0) for PaddingMode::SequenceLength and otherwise an upper bound
     // checked when > 0.
     BatchCollator(int padId, PaddingMode mode = PaddingMode::Longest, int sequenceLength = 0);
 
-    PretrainingBatch collate(const std::vector<PretrainingExample>& examples) const;
+    compute::TokenBatch collate(const std::vector<PretrainingExample>& examples) const;
 
 private:
     int padId_;

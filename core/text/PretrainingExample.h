@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/compute/TokenBatch.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -15,6 +17,6 @@ struct PretrainingExample {
 };
 
 // Hugging Face's ignore index for the cross-entropy of positions without a label.
-inline constexpr std::int64_t kIgnoreLabel = -100;
+inline constexpr std::int64_t kIgnoreLabel = compute::TokenBatch::kIgnoreLabel;
 
 } // namespace sahaj::text

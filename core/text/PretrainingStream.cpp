@@ -139,7 +139,7 @@ std::vector<PretrainingExample> PretrainingStream::nextExamples() {
     return examples;
 }
 
-PretrainingBatch PretrainingStream::next() {
+compute::TokenBatch PretrainingStream::next() {
     return collator_.collate(nextExamples());
 }
 

@@ -3,7 +3,7 @@
 #include "core/text/BatchCollator.h"
 #include "core/text/CorpusReader.h"
 #include "core/text/MlmMasker.h"
-#include "core/text/PretrainingBatch.h"
+#include "core/compute/TokenBatch.h"
 #include "core/text/PretrainingExample.h"
 #include "core/text/PretrainingExampleBuilder.h"
 #include "core/text/ShuffleBuffer.h"
@@ -44,8 +44,8 @@ public:
     PretrainingStream(const PretrainingStream&) = delete;
     PretrainingStream& operator=(const PretrainingStream&) = delete;
 
-    // The next batch (int64 tensors, see PretrainingBatch).
-    PretrainingBatch next();
+    // The next batch.
+    compute::TokenBatch next();
     // The next batch's examples, masked but not padded.
     std::vector<PretrainingExample> nextExamples();
     // Advances by `count` batches without masking or building tensors.

@@ -20,7 +20,7 @@ std::string shapeText(at::IntArrayRef sizes) {
 
 } // namespace
 
-Lamb::Lamb(std::vector<LambParameterGroup> groups, LambOptions options)
+Lamb::Lamb(std::vector<LambParameterGroup> groups, optim::LambOptions options)
     : groups_(std::move(groups)), options_(options) {
     options_.validate();
     for (const auto& group : groups_) {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/train/LambOptions.h"
+#include "core/optim/LambOptions.h"
 #include "core/train/NamedParameter.h"
 
 #include <ATen/core/Tensor.h>
@@ -25,7 +25,7 @@ namespace sahaj::train {
 class Lamb {
 public:
     // Throws std::invalid_argument for invalid options, duplicate names, undefined or non-floating tensors.
-    Lamb(std::vector<LambParameterGroup> groups, LambOptions options);
+    Lamb(std::vector<LambParameterGroup> groups, optim::LambOptions options);
 
     // One update of every parameter that has a gradient. Runs without recording autograd history.
     void step();
@@ -35,7 +35,7 @@ public:
     double learningRate() const { return options_.learningRate; }
     // The schedule calls this before each step.
     void setLearningRate(double learningRate);
-    const LambOptions& options() const { return options_; }
+    const optim::LambOptions& options() const { return options_; }
     const std::vector<LambParameterGroup>& groups() const { return groups_; }
     std::vector<at::Tensor> parameters() const;
     // Number of updates applied to the named parameter so far (0 before its first gradient).
@@ -63,7 +63,7 @@ private:
     void update(const at::Tensor& parameter, ParameterState& state, double weightDecay) const;
 
     std::vector<LambParameterGroup> groups_;
-    LambOptions options_;
+    optim::LambOptions options_;
     std::unordered_map<std::string, ParameterState> state_;
 };
 

@@ -2,6 +2,7 @@
 
 #include "core/model/AlbertForPreTraining.h"
 #include "core/model/AutocastGuard.h"
+#include "core/model/BatchTensors.h"
 #include "core/model/PreTrainingLoss.h"
 #include "core/text/PortableRandom.h"
 #include "core/text/PretrainingStream.h"
@@ -139,8 +140,8 @@ void LocalTrainer::checkResumable(const LocalTrainerOptions& o, const TrainingCh
     require(o.sequenceLength == info.sequenceLength,
             describeDifference("sequence length", std::to_string(o.sequenceLength),
                                std::to_string(info.sequenceLength)));
-    const LambOptions& a = o.lamb;
-    const LambOptions& b = info.lamb;
+    const optim::LambOptions& a = o.lamb;
+    const optim::LambOptions& b = info.lamb;
     require(a.learningRate == b.learningRate,
             describeDifference("learning rate", exact(a.learningRate), exact(b.learningRate)));
     require(a.beta1 == b.beta1 && a.beta2 == b.beta2 && a.eps == b.eps && a.clampValue == b.clampValue &&
@@ -187,10 +188,10 @@ LocalTrainer::Result LocalTrainer::run(const std::atomic<bool>& stopRequested, c
 
 bool LocalTrainer::trainStep(const std::atomic<bool>& stopRequested, TrainingStepReport& report) {
     const auto started = std::chrono::steady_clock::now();
-    const text::PretrainingBatch batch = stream_->next();
-    const std::int64_t samples = batch.inputIds.size(0);
-    const std::int64_t masked = batch.mlmLabels.ne(-100).sum().item<std::int64_t>();
-    const std::int64_t tokens = batch.attentionMask.sum().item<std::int64_t>();
+    const compute::TokenBatch batch = stream_->next();
+    const std::int64_t samples = batch.rows;
+    const std::int64_t masked = batch.maskedTokens();
+    const std::int64_t tokens = batch.tokens();
 
     // Dropout and any other randomness of this step depend on (seed, step) only, not on history.
     at::manual_seed(
@@ -239,27 +240,16 @@ bool LocalTrainer::trainStep(const std::atomic<bool>& stopRequested, TrainingSte
     return true;
 }
 
-void LocalTrainer::accumulate(const text::PretrainingBatch& batch, std::int64_t begin, std::int64_t end,
+void LocalTrainer::accumulate(const compute::TokenBatch& batch, std::int64_t begin, std::int64_t end,
                               std::int64_t batchSamples, std::int64_t batchMasked, StepTotals& totals) {
-    const std::int64_t rows = end - begin;
-    at::Tensor attentionMask = batch.attentionMask.narrow(0, begin, rows);
     // The batch is padded to its longest sample; a micro-batch needs only its own longest.
-    const at::Tensor usedColumns = attentionMask.ne(0).any(0).nonzero();
-    const std::int64_t length = usedColumns.numel() ? usedColumns.max().item<std::int64_t>() + 1 : 1;
-    const auto slice = [&](const at::Tensor& t) {
-        return t.narrow(0, begin, rows).narrow(1, 0, length).to(device_);
-    };
-    attentionMask = slice(batch.attentionMask);
-    const at::Tensor inputIds = slice(batch.inputIds);
-    const at::Tensor tokenTypeIds = slice(batch.tokenTypeIds);
-    const at::Tensor mlmLabels = slice(batch.mlmLabels);
-    const at::Tensor sopLabels = batch.sopLabels.narrow(0, begin, rows).to(device_);
-
+    const model::BatchTensors tensors = model::BatchTensors::of(batch.slice(begin, end), device_);
     model::PreTrainingLossValues values;
     {
         const model::AutocastGuard autocast(device_, model::AutocastPrecision::BFloat16);
-        const auto output = (*model_)->forwardMasked(inputIds, attentionMask, tokenTypeIds, mlmLabels);
-        values = model::PreTrainingLoss::compute(output, sopLabels);
+        const auto output = (*model_)->forwardMasked(tensors.inputIds, tensors.attentionMask,
+                                                     tensors.tokenTypeIds, tensors.mlmLabels);
+        values = model::PreTrainingLoss::compute(output, tensors.sopLabels);
     }
     // Each part is the micro-batch's share of the whole batch's means (see the class comment).
     at::Tensor objective = values.sopLoss * (static_cast<double>(values.sopCount) / batchSamples);

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/optim/LinearWarmupSchedule.h"
 #include "core/text/StreamPosition.h"
-#include "core/train/LinearWarmupSchedule.h"
 #include "core/train/LocalTrainerOptions.h"
 #include "core/train/TrainingCheckpoint.h"
 #include "core/train/TrainingStepReport.h"
@@ -15,10 +15,13 @@
 #include <memory>
 #include <optional>
 
+namespace sahaj::compute {
+struct TokenBatch;
+}
+
 namespace sahaj::text {
 class PretrainingStream;
 class Tokenizer;
-struct PretrainingBatch;
 } // namespace sahaj::text
 
 namespace sahaj::model {
@@ -86,7 +89,7 @@ private:
     static c10::Device resolveDevice(const std::string& name);
     // Returns false when the stop flag interrupted the step.
     bool trainStep(const std::atomic<bool>& stopRequested, TrainingStepReport& report);
-    void accumulate(const text::PretrainingBatch& batch, std::int64_t begin, std::int64_t end,
+    void accumulate(const compute::TokenBatch& batch, std::int64_t begin, std::int64_t end,
                     std::int64_t batchSamples, std::int64_t batchMasked, StepTotals& totals);
     void saveCheckpoint(const Callbacks& callbacks);
     // (Re)opens the data stream at position_.
@@ -100,7 +103,7 @@ private:
     std::unique_ptr<Lamb> optimizer_;
     std::unique_ptr<text::PretrainingStream> stream_;
     std::unique_ptr<TrainingLog> log_;
-    LinearWarmupSchedule schedule_;
+    optim::LinearWarmupSchedule schedule_;
     std::int64_t step_ = 0;
     std::int64_t startStep_ = 0;
     std::int64_t lastCheckpointStep_ = -1;

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/model/AlbertConfig.h"
+#include "core/optim/LambOptions.h"
 #include "core/text/CorpusReader.h"
-#include "core/train/LambOptions.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -36,7 +36,7 @@ struct LocalTrainerOptions {
     std::string device = "cpu";
 
     // LAMB; lamb.learningRate is the peak of the schedule.
-    LambOptions lamb;
+    optim::LambOptions lamb;
     std::int64_t warmupSteps = 5000;
     // Where the linear decay reaches 0; 0 means `steps`.
     std::int64_t scheduleSteps = 0;

@@ -1,6 +1,6 @@
 #include "core/train/TrainingCheckpoint.h"
 
-#include "core/model/AtomicFile.h"
+#include "core/array/AtomicFile.h"
 #include "core/model/ModelCheckpoint.h"
 #include "core/model/SafeTensors.h"
 #include "core/train/Lamb.h"
@@ -202,7 +202,7 @@ void TrainingCheckpoint::save(const fs::path& outputDir, const model::AlbertForP
     model::ModelCheckpoint::save(model, staging);
     model::SafeTensors::write(staging / kOptimizerStateFile, optimizer.exportState(),
                               {{"format", "pt"}, {"optimizer", "lamb"}, {"step", std::to_string(info.step)}});
-    model::AtomicFile::write(staging / kInfoFile,
+    array::AtomicFile::write(staging / kInfoFile,
                              QJsonDocument(info.toJson()).toJson(QJsonDocument::Indented).toStdString());
     syncDirectory(staging);
 

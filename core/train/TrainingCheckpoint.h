@@ -1,8 +1,8 @@
 #pragma once
 
+#include "core/optim/LambOptions.h"
 #include "core/text/CorpusReader.h"
 #include "core/text/StreamPosition.h"
-#include "core/train/LambOptions.h"
 
 #include <QJsonObject>
 
@@ -29,7 +29,7 @@ struct TrainingCheckpointInfo {
     std::int64_t batchSize = 0;
     std::int64_t microBatchSize = 0;
     std::int64_t sequenceLength = 0;
-    LambOptions lamb; // learningRate is the schedule's peak
+    optim::LambOptions lamb; // learningRate is the schedule's peak
     std::int64_t warmupSteps = 0;
     std::int64_t scheduleSteps = 0;
     double clipNorm = 0.0;

@@ -1,6 +1,6 @@
 #include "core/train/TrainingLog.h"
 
-#include "core/model/AtomicFile.h"
+#include "core/array/AtomicFile.h"
 
 #include <QJsonDocument>
 #include <QJsonValue>
@@ -35,7 +35,7 @@ TrainingLog::TrainingLog(const std::filesystem::path& file, std::optional<std::i
                 kept += line.toStdString() + "\n";
         }
         file_.close();
-        model::AtomicFile::write(file, kept);
+        array::AtomicFile::write(file, kept);
     }
     const QIODevice::OpenMode mode = keepUpToStep ? QIODevice::Append : QIODevice::Truncate;
     if (!file_.open(QIODevice::WriteOnly | mode))

@@ -1,4 +1,4 @@
-// fp32 ⇄ fp16 for the wire: the F16C path and c10::Half's portable path must give identical bits, or peers
+// fp32 ⇄ fp16 for the wire: the F16C path and the portable path must give identical bits, or peers
 // on different CPUs would end a round with different averages.
 #include "core/collab/HalfConversion.h"
 

@@ -43,9 +43,17 @@ struct NodePeer {
     std::unique_ptr<QProcess> process;
 };
 
-// Starts sahaj-node with `arguments`; its output goes to LOG.out and LOG.err.
-inline std::unique_ptr<QProcess> launchNode(const QStringList& arguments, const QString& log) {
+// Starts sahaj-node with `arguments`; its output goes to LOG.out and LOG.err. `environment` ("NAME=value")
+// is added to the test's own.
+inline std::unique_ptr<QProcess> launchNode(const QStringList& arguments, const QString& log,
+                                            const QStringList& environment = {}) {
     auto process = std::make_unique<QProcess>();
+    if (!environment.isEmpty()) {
+        QProcessEnvironment variables = QProcessEnvironment::systemEnvironment();
+        for (const QString& entry : environment)
+            variables.insert(entry.section('=', 0, 0), entry.section('=', 1));
+        process->setProcessEnvironment(variables);
+    }
     process->setStandardOutputFile(log + ".out");
     process->setStandardErrorFile(log + ".err");
     process->start(nodeExecutable(), arguments);

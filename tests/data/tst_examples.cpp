@@ -4,7 +4,6 @@
 #include "core/text/PortableRandom.h"
 #include "core/text/PretrainingExampleBuilder.h"
 
-#include <torch/torch.h>
 
 #include <QTest>
 
@@ -202,20 +201,31 @@ private Q_SLOTS:
             {{kCls, 30, 31, kSep, 32, 33, kSep}, {0, 0, 0, 0, 1, 1, 1}, {}, 0},
         };
         const BatchCollator longest(kPad);
-        const PretrainingBatch batch = longest.collate(examples);
-        QCOMPARE(batch.inputIds.sizes().vec(), std::vector<std::int64_t>({2, 7}));
-        QCOMPARE(batch.inputIds.scalar_type(), torch::kInt64);
-        QVERIFY(torch::equal(batch.inputIds[0],
-                             torch::tensor({kCls, 20, kSep, 21, kSep, kPad, kPad}, torch::kInt64)));
-        QVERIFY(torch::equal(batch.attentionMask[0], torch::tensor({1, 1, 1, 1, 1, 0, 0}, torch::kInt64)));
-        QVERIFY(torch::equal(batch.tokenTypeIds[1], torch::tensor({0, 0, 0, 0, 1, 1, 1}, torch::kInt64)));
-        QVERIFY(torch::equal(batch.mlmLabels[0],
-                             torch::tensor({-100, 20, -100, -100, -100, -100, -100}, torch::kInt64)));
-        QVERIFY(torch::equal(batch.mlmLabels[1], torch::full({7}, -100, torch::kInt64)));
-        QVERIFY(torch::equal(batch.sopLabels, torch::tensor({1, 0}, torch::kInt64)));
+        const sahaj::compute::TokenBatch batch = longest.collate(examples);
+        QCOMPARE(batch.rows, 2);
+        QCOMPARE(batch.width, 7);
+        using Row = std::vector<std::int64_t>;
+        const auto row = [&](const Row& field, std::int64_t r) {
+            return Row(field.begin() + batch.index(r, 0), field.begin() + batch.index(r, batch.width));
+        };
+        QCOMPARE(row(batch.inputIds, 0), Row({kCls, 20, kSep, 21, kSep, kPad, kPad}));
+        QCOMPARE(row(batch.attentionMask, 0), Row({1, 1, 1, 1, 1, 0, 0}));
+        QCOMPARE(row(batch.tokenTypeIds, 1), Row({0, 0, 0, 0, 1, 1, 1}));
+        QCOMPARE(row(batch.mlmLabels, 0), Row({-100, 20, -100, -100, -100, -100, -100}));
+        QCOMPARE(row(batch.mlmLabels, 1), Row(7, -100));
+        QCOMPARE(batch.sopLabels, Row({1, 0}));
+        QCOMPARE(batch.tokens(), 12);
+        QCOMPARE(batch.maskedTokens(), 1);
+        // A micro-batch of the first row alone needs only its own 5 columns.
+        const sahaj::compute::TokenBatch first = batch.slice(0, 1);
+        QCOMPARE(first.width, 5);
+        QCOMPARE(first.inputIds, Row({kCls, 20, kSep, 21, kSep}));
+        QCOMPARE(first.sopLabels, Row({1}));
+        QCOMPARE(batch.slice(0, 2), batch);
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, batch.slice(1, 3));
 
         const BatchCollator fixed(kPad, PaddingMode::SequenceLength, 10);
-        QCOMPARE(fixed.collate(examples).inputIds.size(1), 10);
+        QCOMPARE(fixed.collate(examples).width, 10);
         const BatchCollator tooShort(kPad, PaddingMode::SequenceLength, 6);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, tooShort.collate(examples));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, longest.collate({}));

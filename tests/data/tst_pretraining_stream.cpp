@@ -3,7 +3,6 @@
 #include "core/text/PretrainingStream.h"
 #include "core/text/Tokenizer.h"
 
-#include <torch/torch.h>
 
 #include <QDir>
 #include <QFile>
@@ -20,10 +19,10 @@ namespace {
 constexpr int kSequenceLength = 48;
 constexpr int kBatchSize = 16;
 
-bool sameBatch(const PretrainingBatch& a, const PretrainingBatch& b) {
-    return torch::equal(a.inputIds, b.inputIds) && torch::equal(a.attentionMask, b.attentionMask) &&
-           torch::equal(a.tokenTypeIds, b.tokenTypeIds) && torch::equal(a.mlmLabels, b.mlmLabels) &&
-           torch::equal(a.sopLabels, b.sopLabels);
+using sahaj::compute::TokenBatch;
+
+bool sameBatch(const TokenBatch& a, const TokenBatch& b) {
+    return a == b;
 }
 
 QString thrownMessage(const std::function<void()>& action) {
@@ -71,24 +70,31 @@ private Q_SLOTS:
     void batchesHaveTheExpectedLayout() {
         PretrainingStream s = stream(1);
         for (int i = 0; i < 5; ++i) {
-            const PretrainingBatch b = s.next();
-            QCOMPARE(b.inputIds.dim(), 2);
-            QCOMPARE(b.inputIds.size(0), kBatchSize);
-            QVERIFY(b.inputIds.size(1) <= kSequenceLength);
-            QCOMPARE(b.sopLabels.sizes().vec(), std::vector<std::int64_t>({kBatchSize}));
-            for (const auto* t : {&b.inputIds, &b.attentionMask, &b.tokenTypeIds, &b.mlmLabels, &b.sopLabels})
-                QCOMPARE(t->scalar_type(), torch::kInt64);
-            QVERIFY(torch::all(b.inputIds.select(1, 0) == tokenizer_->clsId()).item<bool>());
-            const auto padding = b.attentionMask == 0;
-            QVERIFY(torch::all(b.inputIds.masked_select(padding) == tokenizer_->padId()).item<bool>());
-            QVERIFY(torch::all(b.mlmLabels.masked_select(padding) == -100).item<bool>());
-            QVERIFY(torch::all(b.tokenTypeIds.masked_select(padding) == 0).item<bool>());
-            // Every sequence has something to predict, and labels are real token ids.
-            QVERIFY(torch::all((b.mlmLabels != -100).sum(1) >= 1).item<bool>());
-            const auto labels = b.mlmLabels.masked_select(b.mlmLabels != -100);
-            QVERIFY(torch::all(labels > 4).item<bool>() &&
-                    torch::all(labels < tokenizer_->vocabSize()).item<bool>());
-            QVERIFY(torch::all((b.sopLabels == 0) | (b.sopLabels == 1)).item<bool>());
+            const TokenBatch b = s.next();
+            QCOMPARE(b.rows, kBatchSize);
+            QVERIFY(b.width <= kSequenceLength);
+            const auto cells = static_cast<std::size_t>(b.rows * b.width);
+            for (const auto* field : {&b.inputIds, &b.attentionMask, &b.tokenTypeIds, &b.mlmLabels})
+                QCOMPARE(field->size(), cells);
+            QCOMPARE(b.sopLabels.size(), std::size_t(kBatchSize));
+            for (std::int64_t r = 0; r < b.rows; ++r) {
+                QCOMPARE(b.inputIds[b.index(r, 0)], std::int64_t(tokenizer_->clsId()));
+                int predicted = 0; // every sequence has something to predict, and labels are real token ids
+                for (std::int64_t c = 0; c < b.width; ++c) {
+                    const auto i = static_cast<std::size_t>(b.index(r, c));
+                    if (b.attentionMask[i] == 0) {
+                        QCOMPARE(b.inputIds[i], std::int64_t(tokenizer_->padId()));
+                        QCOMPARE(b.mlmLabels[i], std::int64_t(-100));
+                        QCOMPARE(b.tokenTypeIds[i], std::int64_t(0));
+                    }
+                    if (b.mlmLabels[i] != -100) {
+                        ++predicted;
+                        QVERIFY(b.mlmLabels[i] > 4 && b.mlmLabels[i] < tokenizer_->vocabSize());
+                    }
+                }
+                QVERIFY(predicted >= 1);
+                QVERIFY(b.sopLabels[static_cast<std::size_t>(r)] == 0 || b.sopLabels[static_cast<std::size_t>(r)] == 1);
+            }
         }
         QCOMPARE(s.position().batch, std::uint64_t(5));
     }
@@ -97,18 +103,18 @@ private Q_SLOTS:
         PretrainingStreamOptions o = options();
         o.padding = PaddingMode::SequenceLength;
         PretrainingStream s(corpus_, *tokenizer_, kSequenceLength, kBatchSize, 1, o);
-        QCOMPARE(s.next().inputIds.size(1), kSequenceLength);
+        QCOMPARE(s.next().width, kSequenceLength);
     }
 
     void sameSeedSameBatchesOtherSeedOtherBatches() {
         PretrainingStream a = stream(11), b = stream(11), c = stream(12);
         bool allSameAsOtherSeed = true;
         for (int i = 0; i < 10; ++i) {
-            const PretrainingBatch x = a.next();
+            const TokenBatch x = a.next();
             QVERIFY(sameBatch(x, b.next()));
-            const PretrainingBatch y = c.next();
+            const TokenBatch y = c.next();
             allSameAsOtherSeed =
-                allSameAsOtherSeed && x.inputIds.sizes() == y.inputIds.sizes() && sameBatch(x, y);
+                allSameAsOtherSeed && sameBatch(x, y);
         }
         QVERIFY(!allSameAsOtherSeed);
     }
@@ -171,7 +177,7 @@ private Q_SLOTS:
         file.write("{\"text\": \"আমি বাংলায় গান গাই। তুমি কি শুনবে?\"}\n{\"text\": \"আমাদের দেশ সুন্দর।\"}\n");
         file.close();
         PretrainingStream s(jsonl, *tokenizer_, kSequenceLength, 4, 1, options());
-        QCOMPARE(s.next().inputIds.size(0), 4); // two documents, cycled
+        QCOMPARE(s.next().rows, 4); // two documents, cycled
 
         const QString empty = dir_.filePath("empty.txt");
         QFile emptyFile(empty);

@@ -29,6 +29,11 @@ using namespace sahaj::test;
 
 namespace {
 
+// Volunteers' CPUs differ, and ATen picks its kernels by the CPU: peers made to use its scalar kernels
+// (kScalarKernels) and its AVX2 ones (kVectorKernels) must still step to bit-identical parameters.
+const QStringList kScalarKernels{"ATEN_CPU_CAPABILITY=default"};
+const QStringList kVectorKernels{"ATEN_CPU_CAPABILITY=avx2"};
+
 // Short epochs for a test machine: a small batch, quick group formation.
 const QStringList kTiming{"--gather-ms", "5000", "--min-gather-ms", "700",
                           "--lead-ms",   "1000", "--threads",       "1"};
@@ -46,19 +51,20 @@ class TestCollaborationProcesses : public QObject {
     QString corpus_;
 
     // Starts a coordinator on free ports and returns its DHT address.
-    QString startCoordinator(Peer& coordinator, const QString& stateDir, int steps) {
+    QString startCoordinator(Peer& coordinator, const QString& stateDir, int steps,
+                             const QStringList& environment = {}) {
         coordinator.dir = stateDir;
         QDir().mkpath(stateDir);
         coordinator.process = launchNode(QStringList{"coordinator", "--manifest", manifest_, "--listen",
                                                      "127.0.0.1:0", "--state-dir", stateDir, "--out",
                                                      stateDir, "--steps", QString::number(steps)} +
                                              kTiming,
-                                         stateDir + "/log");
+                                         stateDir + "/log", environment);
         return coordinatorAddress(stateDir + "/log");
     }
 
     Peer startVolunteer(const QString& name, const QString& bootstrap, int steps,
-                        const QStringList& extra = {}) {
+                        const QStringList& extra = {}, const QStringList& environment = {}) {
         Peer peer;
         peer.dir = dir_.filePath(name);
         QDir().mkpath(peer.dir);
@@ -67,7 +73,7 @@ class TestCollaborationProcesses : public QObject {
                                    peer.dir, "--out", peer.dir, "--steps", QString::number(steps), "--seed",
                                    QString::number(name.front().unicode())} +
                            kTiming + extra,
-                       peer.dir + "/log");
+                       peer.dir + "/log", environment);
         return peer;
     }
 
@@ -146,17 +152,18 @@ private Q_SLOTS:
         join_ = dir_.filePath("manifest.join");
     }
 
-    // (a) 3 nodes + 1 client for 10 steps, then (e) everyone leaves, the coordinator restarts from its
-    // checkpoint and two newcomers continue from the saved epoch.
+    // (a) 3 nodes + 1 client for 10 steps, b on ATen's scalar kernels and the others on its AVX2 ones, then
+    // (e) everyone leaves, the coordinator restarts from its checkpoint and two newcomers continue from the
+    // saved epoch.
     void trainsEqualAndResumesFromTheCoordinator() {
         Peer coordinator;
         const QString stateDir = dir_.filePath("coordinator");
-        const QString bootstrap = startCoordinator(coordinator, stateDir, 1000);
+        const QString bootstrap = startCoordinator(coordinator, stateDir, 1000, kVectorKernels);
         QVERIFY(!bootstrap.isEmpty());
-        Peer a = startVolunteer("a", bootstrap, 10);
-        Peer b = startVolunteer("b", bootstrap, 10);
-        Peer c = startVolunteer("c", bootstrap, 10);
-        Peer client = startVolunteer("client", bootstrap, 10, {"--client-mode"});
+        Peer a = startVolunteer("a", bootstrap, 10, {}, kVectorKernels);
+        Peer b = startVolunteer("b", bootstrap, 10, {}, kScalarKernels);
+        Peer c = startVolunteer("c", bootstrap, 10, {}, kVectorKernels);
+        Peer client = startVolunteer("client", bootstrap, 10, {"--client-mode"}, kVectorKernels);
         QVERIFY2(finishNodes({&a, &b, &c, &client}, 600000), "the volunteers did not reach step 10");
         stopNode(coordinator);
 

@@ -7,7 +7,7 @@
 
 using sahaj::engine::PauseCause;
 using sahaj::engine::PausePolicy;
-using sahaj::store::VolunteerSettings;
+using sahaj::engine::VolunteerSettings;
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include "core/eval/MaskedLmJsonl.h"
 #include "core/model/AlbertForPreTraining.h"
 #include "core/model/PreTrainingLoss.h"
-#include "core/text/PretrainingBatch.h"
+#include "core/model/BatchTensors.h"
 #include "core/text/Tokenizer.h"
 #include "tests/common/TestFiles.h"
 #include "tests/tokenizer/TinyTokenizerJson.h"
@@ -125,7 +125,8 @@ private Q_SLOTS:
         const std::vector<MaskedLmRecord> records = sampleRecords();
 
         // Reference: one padded batch of everything, Hugging Face's loss definitions.
-        const text::PretrainingBatch all = eval::MaskedLmEvaluator::collate(records, 0, records.size(), 0);
+        const model::BatchTensors all =
+            model::BatchTensors::of(eval::MaskedLmEvaluator::collate(records, 0, records.size(), 0), torch::kCPU);
         model->eval();
         model::PreTrainingLossValues reference;
         {

@@ -2,8 +2,8 @@
 // (battery, quota from the real ledger), the user's pause beats them, a snooze is persisted and applied
 // again by a controller built on the same file (a restart), settings with a contradiction change nothing,
 // new limits reach the engine at once.
+#include "core/engine/VolunteerSettings.h"
 #include "core/store/ContributionLedger.h"
-#include "core/store/VolunteerSettings.h"
 #include "support/GuiFixture.h"
 #include "tests/common/TestFiles.h"
 #include "ui/AppController.h"

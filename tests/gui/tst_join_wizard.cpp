@@ -2,7 +2,7 @@
 // hardware page shows what the engine measured and measures again on Retry; nothing joins before the
 // last page's Join, which saves the settings (first run done, consent given, the secret never) and
 // joins with the link and the secret typed; a refusal keeps the wizard open with its reason.
-#include "core/store/VolunteerSettings.h"
+#include "core/engine/VolunteerSettings.h"
 #include "support/GuiFixture.h"
 #include "ui/AppController.h"
 #include "ui/JoinWizard.h"

@@ -2,7 +2,7 @@
 // pause shows its reason in the control bar, the status bar and the tray's tooltip; Join runs the wizard
 // on the first run and joins straight away after it; Leave is not reported as a disconnection; closing
 // without a tray quits.
-#include "core/store/VolunteerSettings.h"
+#include "core/engine/VolunteerSettings.h"
 #include "support/GuiFixture.h"
 #include "ui/AppController.h"
 #include "ui/ControlBar.h"

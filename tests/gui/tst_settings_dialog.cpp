@@ -1,7 +1,7 @@
 // The settings dialog: its fields show the saved settings, edits reach the settings file (and the engine's
 // limits) through Apply or OK, and a contradiction shows its sentence, saves nothing and keeps the dialog
 // open. The weekly schedule grid works from the keyboard.
-#include "core/store/VolunteerSettings.h"
+#include "core/engine/VolunteerSettings.h"
 #include "support/RecordingEngine.h"
 #include "ui/AppController.h"
 #include "ui/SettingsDialog.h"
@@ -25,7 +25,7 @@
 
 using sahaj::engine::EngineSnapshot;
 using sahaj::engine::EngineState;
-using sahaj::store::VolunteerSettings;
+using sahaj::engine::VolunteerSettings;
 using sahaj::testing::busySnapshot;
 using sahaj::testing::RecordingEngine;
 using sahaj::ui::AppController;

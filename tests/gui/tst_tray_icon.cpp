@@ -1,7 +1,7 @@
 // The tray icon: its tooltip carries the state, the reason of a pause and the figures; its icon follows
 // the state; its menu drives the engine through the controller (pause, resume, snooze); it notifies
 // errors, milestones and a disconnection the user did not ask for, and nothing when notifications are off.
-#include "core/store/VolunteerSettings.h"
+#include "core/engine/VolunteerSettings.h"
 #include "support/GuiFixture.h"
 #include "ui/AppController.h"
 #include "ui/StateText.h"

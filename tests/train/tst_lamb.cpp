@@ -1,6 +1,7 @@
 // LAMB against golden values computed independently by scripts/lamb-golden.py, and the optimiser state's
 // export/import round trip and validation.
 #include "core/train/Lamb.h"
+#include "tests/common/LambGoldenOptions.h"
 
 #include <ATen/ATen.h>
 #include <QtTest>
@@ -10,8 +11,8 @@
 #include <fstream>
 #include <map>
 
+using sahaj::optim::LambOptions;
 using sahaj::train::Lamb;
-using sahaj::train::LambOptions;
 using sahaj::train::LambParameterGroup;
 using sahaj::train::NamedParameter;
 
@@ -27,19 +28,6 @@ double relativeError(const at::Tensor& actual, const at::Tensor& expected) {
     const at::Tensor a = actual.to(at::kDouble);
     const at::Tensor e = expected.to(at::kDouble);
     return ((a - e).abs() / (e.abs() + 1e-12)).max().item<double>();
-}
-
-LambOptions optionsFrom(const nlohmann::json& j) {
-    LambOptions o;
-    o.learningRate = j.at("lr").get<double>();
-    o.beta1 = j.at("beta1").get<double>();
-    o.beta2 = j.at("beta2").get<double>();
-    o.eps = j.at("eps").get<double>();
-    o.weightDecay = j.at("weight_decay").get<double>();
-    o.clampValue = j.at("clamp_value").get<double>();
-    o.adam = j.at("adam").get<bool>();
-    o.debias = j.at("debias").get<bool>();
-    return o;
 }
 
 std::vector<LambParameterGroup> smallGroups(const std::vector<at::Tensor>& tensors) {
@@ -84,7 +72,7 @@ private:
             std::vector<LambParameterGroup> list;
             for (auto& [name, group] : groups)
                 list.push_back(group);
-            Lamb lamb(list, optionsFrom(c.at("options")));
+            Lamb lamb(list, sahaj::test::lambOptionsFrom(c.at("options")));
             const int steps = golden_.at("steps").get<int>();
             for (int step = 0; step < steps; ++step) {
                 lamb.zeroGrad();

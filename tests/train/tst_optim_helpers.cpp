@@ -1,6 +1,6 @@
 // Parameter grouping (which names get no weight decay), the warmup/decay schedule and gradient clipping.
+#include "core/optim/LinearWarmupSchedule.h"
 #include "core/train/GradientClipping.h"
-#include "core/train/LinearWarmupSchedule.h"
 #include "core/train/ParameterGrouping.h"
 
 #include <ATen/ATen.h>
@@ -9,8 +9,8 @@
 #include <cmath>
 #include <limits>
 
+using sahaj::optim::LinearWarmupSchedule;
 using sahaj::train::clipGradientNorm;
-using sahaj::train::LinearWarmupSchedule;
 using sahaj::train::NamedParameter;
 using sahaj::train::ParameterGrouping;
 

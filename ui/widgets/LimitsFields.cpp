@@ -57,7 +57,7 @@ void LimitsFields::addTransferRows(QFormLayout* form) {
     form->addRow(tr("Daily &transfer quota:"), dailyQuota_);
 }
 
-void LimitsFields::load(const store::VolunteerSettings& settings) {
+void LimitsFields::load(const engine::VolunteerSettings& settings) {
     Q_ASSERT(computePercent_ && microBatch_ && maxUpload_ && maxDownload_ && dailyQuota_);
     computePercent_->setValue(static_cast<int>(std::lround(settings.limits.computePercent)));
     microBatch_->setValue(settings.limits.microBatch);
@@ -67,7 +67,7 @@ void LimitsFields::load(const store::VolunteerSettings& settings) {
     dailyQuota_->setValue(static_cast<int>(std::clamp<qint64>(settings.dailyQuotaMB, 0, kMaxDailyQuotaMB)));
 }
 
-void LimitsFields::storeInto(store::VolunteerSettings& settings) const {
+void LimitsFields::storeInto(engine::VolunteerSettings& settings) const {
     settings.limits.computePercent = computePercent_->value();
     settings.limits.microBatch = microBatch_->value();
     settings.limits.maxUploadMbps = maxUpload_->value();

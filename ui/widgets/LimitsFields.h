@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/store/VolunteerSettings.h"
+#include "core/engine/VolunteerSettings.h"
 
 #include <QCoreApplication>
 
@@ -28,9 +28,9 @@ public:
     void addTransferRows(QFormLayout* form);
 
     // Shows the limits and the daily quota of `settings`; every row must have been added.
-    void load(const store::VolunteerSettings& settings);
+    void load(const engine::VolunteerSettings& settings);
     // Writes what the fields say into the limits and the daily quota of `settings`.
-    void storeInto(store::VolunteerSettings& settings) const;
+    void storeInto(engine::VolunteerSettings& settings) const;
 
     QSpinBox* computePercent() const { return computePercent_; }
     QSpinBox* microBatch() const { return microBatch_; }

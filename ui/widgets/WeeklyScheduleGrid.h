@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/store/VolunteerSettings.h"
+#include "core/engine/VolunteerSettings.h"
 
 #include <QTableWidget>
 
@@ -13,7 +13,7 @@ namespace sahaj::ui {
 class WeeklyScheduleGrid : public QTableWidget {
     Q_OBJECT
 public:
-    using WeeklyHours = store::VolunteerSettings::WeeklyHours;
+    using WeeklyHours = engine::VolunteerSettings::WeeklyHours;
 
     explicit WeeklyScheduleGrid(QWidget* parent = nullptr);
 

@@ -15,7 +15,7 @@ namespace sahaj::testing {
 using engine::EngineSnapshot;
 using engine::EngineState;
 using engine::PauseCause;
-using store::VolunteerSettings;
+using engine::VolunteerSettings;
 using ui::AppController;
 
 // An hour in milliseconds, as snoozes and idle times are counted.

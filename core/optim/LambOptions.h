@@ -1,9 +1,9 @@
 #pragma once
 
-namespace sahaj::train {
+namespace sahaj::optim {
 
 // Hyperparameters of LAMB with the meaning they have in torch_optimizer.Lamb. The defaults are the
-// sahajBERT recipe (DESIGN.md §5), not torch_optimizer's own defaults (clamp 10, no debiasing).
+// sahajBERT recipe (docs/training.md), not torch_optimizer's own defaults (clamp 10, no debiasing).
 struct LambOptions {
     double learningRate = 1.76e-3;
     double beta1 = 0.9;
@@ -23,4 +23,4 @@ struct LambOptions {
     void validate() const;
 };
 
-} // namespace sahaj::train
+} // namespace sahaj::optim

@@ -1,4 +1,4 @@
-#include "core/model/SafeTensorsHeader.h"
+#include "core/array/SafeTensorsHeader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,21 +9,21 @@
 #include <set>
 #include <stdexcept>
 
-namespace sahaj::model {
+namespace sahaj::array {
 
 namespace {
 
 constexpr std::array<SafeTensorsHeader::Dtype, 10> kDtypes{{
-    {"F64", c10::ScalarType::Double, 8},
-    {"F32", c10::ScalarType::Float, 4},
-    {"F16", c10::ScalarType::Half, 2},
-    {"BF16", c10::ScalarType::BFloat16, 2},
-    {"I64", c10::ScalarType::Long, 8},
-    {"I32", c10::ScalarType::Int, 4},
-    {"I16", c10::ScalarType::Short, 2},
-    {"I8", c10::ScalarType::Char, 1},
-    {"U8", c10::ScalarType::Byte, 1},
-    {"BOOL", c10::ScalarType::Bool, 1},
+    {"F64", ElementType::F64, 8},
+    {"F32", ElementType::F32, 4},
+    {"F16", ElementType::F16, 2},
+    {"BF16", ElementType::BF16, 2},
+    {"I64", ElementType::I64, 8},
+    {"I32", ElementType::I32, 4},
+    {"I16", ElementType::I16, 2},
+    {"I8", ElementType::I8, 1},
+    {"U8", ElementType::U8, 1},
+    {"BOOL", ElementType::Bool, 1},
 }};
 
 // Reads a header-entry array of non-negative integers; `what` names it in errors.
@@ -232,7 +232,7 @@ const SafeTensorsHeader::Dtype* SafeTensorsHeader::dtypeByName(std::string_view 
     return nullptr;
 }
 
-const SafeTensorsHeader::Dtype* SafeTensorsHeader::dtypeByType(c10::ScalarType type) {
+const SafeTensorsHeader::Dtype* SafeTensorsHeader::dtypeByType(ElementType type) {
     for (const auto& d : kDtypes)
         if (type == d.type)
             return &d;
@@ -246,4 +246,4 @@ std::string SafeTensorsHeader::supportedDtypeNames() {
     return names;
 }
 
-} // namespace sahaj::model
+} // namespace sahaj::array

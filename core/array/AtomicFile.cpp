@@ -1,4 +1,4 @@
-#include "core/model/AtomicFile.h"
+#include "core/array/AtomicFile.h"
 
 #include <atomic>
 #include <cerrno>
@@ -13,7 +13,7 @@
 #define SAHAJ_HAVE_FSYNC 1
 #endif
 
-namespace sahaj::model {
+namespace sahaj::array {
 
 namespace {
 
@@ -85,4 +85,4 @@ void AtomicFile::write(const std::filesystem::path& path, std::string_view conte
     write(path, [&](const Sink& sink) { sink(content); });
 }
 
-} // namespace sahaj::model
+} // namespace sahaj::array

@@ -1,7 +1,7 @@
 // The volunteer's settings file: the defaults, every field read back as written, each contradiction
 // refused by save() with its sentence (and the file left as it was), and garbage files (not INI, wrong
 // types, values out of range, contradictions written by hand) loaded as defaults with each fallback named.
-#include "core/store/VolunteerSettings.h"
+#include "core/engine/VolunteerSettings.h"
 #include "tests/common/TestFiles.h"
 
 #include <QDir>
@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <vector>
 
-using sahaj::store::VolunteerSettings;
+using sahaj::engine::VolunteerSettings;
 using sahaj::test::errorOf;
 using sahaj::test::writeFile;
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <c10/core/ScalarType.h>
+#include "core/array/ElementType.h"
 
 #include <cstdint>
 #include <map>
@@ -8,17 +8,17 @@
 #include <string_view>
 #include <vector>
 
-namespace sahaj::model {
+namespace sahaj::array {
 
 // The start of a safetensors image (the format is described in SafeTensors.h): the 8-byte header length
 // and the JSON header, parsed and checked against the size of the data buffer that follows before any
-// tensor is allocated or any data read. Only c10's dtype enum, none of libtorch's tensor code: the
-// structure of a hostile file is checked by code that the fuzz build compiles on its own (docs/fuzzing.md).
+// tensor is allocated or any data read. Plain C++: the structure of a hostile file is checked by code that
+// the fuzz build compiles on its own (docs/fuzzing.md), and that the engine uses without libtorch.
 class SafeTensorsHeader {
 public:
     struct Dtype {
         const char* name;
-        c10::ScalarType type;
+        ElementType type;
         std::uint64_t size;
     };
     // One tensor as the header describes it, once checked.
@@ -63,9 +63,9 @@ public:
 
     // Supported dtypes (F64 F32 F16 BF16 I64 I32 I16 I8 U8 BOOL); null for any other.
     static const Dtype* dtypeByName(std::string_view name);
-    static const Dtype* dtypeByType(c10::ScalarType type);
+    static const Dtype* dtypeByType(ElementType type);
     // "F64 F32 ...": for error messages.
     static std::string supportedDtypeNames();
 };
 
-} // namespace sahaj::model
+} // namespace sahaj::array

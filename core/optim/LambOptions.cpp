@@ -1,10 +1,10 @@
-#include "core/train/LambOptions.h"
+#include "core/optim/LambOptions.h"
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-namespace sahaj::train {
+namespace sahaj::optim {
 
 namespace {
 
@@ -25,4 +25,4 @@ void LambOptions::validate() const {
     require(!std::isnan(clampValue) && clampValue >= 0.0, "clamp value", clampValue);
 }
 
-} // namespace sahaj::train
+} // namespace sahaj::optim

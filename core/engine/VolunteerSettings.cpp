@@ -1,4 +1,4 @@
-#include "core/store/VolunteerSettings.h"
+#include "core/engine/VolunteerSettings.h"
 
 #include "core/store/LedgerLimits.h"
 
@@ -18,7 +18,7 @@
 #include <stdexcept>
 #include <system_error>
 
-namespace sahaj::store {
+namespace sahaj::engine {
 
 namespace {
 
@@ -37,7 +37,7 @@ constexpr const char* kDayKeys[7] = {"monday", "tuesday",  "wednesday", "thursda
 
 // Sentences the settings dialog shows: translatable, although this is QtCore code.
 QString tr(const char* text) {
-    return QCoreApplication::translate("sahaj::store::VolunteerSettings", text);
+    return QCoreApplication::translate("sahaj::engine::VolunteerSettings", text);
 }
 
 bool isCountryCode(const QString& text) {
@@ -65,10 +65,10 @@ QString scheduleDayText(const VolunteerSettings::WeeklyHours& schedule, int day)
 // One sentence per problem of the text fields, which only load and save bound.
 void checkTextLengths(const VolunteerSettings& s, QStringList& problems) {
     const std::pair<const QString*, const char*> fields[] = {
-        {&s.runLink, QT_TRANSLATE_NOOP("sahaj::store::VolunteerSettings", "the run link")},
-        {&s.user, QT_TRANSLATE_NOOP("sahaj::store::VolunteerSettings", "the user name")},
-        {&s.tokenFile, QT_TRANSLATE_NOOP("sahaj::store::VolunteerSettings", "the token file")},
-        {&s.dataDir, QT_TRANSLATE_NOOP("sahaj::store::VolunteerSettings", "the data folder")},
+        {&s.runLink, QT_TRANSLATE_NOOP("sahaj::engine::VolunteerSettings", "the run link")},
+        {&s.user, QT_TRANSLATE_NOOP("sahaj::engine::VolunteerSettings", "the user name")},
+        {&s.tokenFile, QT_TRANSLATE_NOOP("sahaj::engine::VolunteerSettings", "the token file")},
+        {&s.dataDir, QT_TRANSLATE_NOOP("sahaj::engine::VolunteerSettings", "the data folder")},
     };
     for (const auto& [text, name] : fields)
         if (text->size() > kMaxTextLength)
@@ -269,7 +269,7 @@ void readValues(QSettings& ini, VolunteerSettings& s, QStringList& problems) {
     read.flag(QStringLiteral("pause/onBattery"), s.pauseOnBattery);
     read.flag(QStringLiteral("pause/onlyWhenIdle"), s.onlyWhenIdle);
     read.integer(QStringLiteral("pause/idleMinutes"), kMinIdleMinutes, kMaxIdleMinutes, s.idleMinutes);
-    read.integer(QStringLiteral("pause/snoozeUntilMs"), 0, LedgerLimits::kMaxTimeMs, s.snoozeUntilMs);
+    read.integer(QStringLiteral("pause/snoozeUntilMs"), 0, store::LedgerLimits::kMaxTimeMs, s.snoozeUntilMs);
     read.flag(QStringLiteral("pause/userPaused"), s.userPaused);
 
     read.flag(QStringLiteral("schedule/enabled"), s.scheduleEnabled);
@@ -309,7 +309,7 @@ QStringList VolunteerSettings::problems() const {
         found << tr("the language must be English (en), Bengali (bn) or the system's");
     if (!isDeviceName(device))
         found << tr("the device must be cpu, cuda or cuda:N");
-    if (snoozeUntilMs < 0 || snoozeUntilMs > LedgerLimits::kMaxTimeMs)
+    if (snoozeUntilMs < 0 || snoozeUntilMs > store::LedgerLimits::kMaxTimeMs)
         found << tr("the snooze end is not a valid time");
     checkTextLengths(*this, found);
 
@@ -433,4 +433,4 @@ void VolunteerSettings::save(const QString& path) const {
     }
 }
 
-} // namespace sahaj::store
+} // namespace sahaj::engine

@@ -4,7 +4,7 @@
 #include <functional>
 #include <string_view>
 
-namespace sahaj::model {
+namespace sahaj::array {
 
 // Replaces a file all at once: the content goes to a temporary file in the same directory, is flushed to
 // the disk, and is renamed over the target, so a crash or a full disk leaves either the old file or the
@@ -18,4 +18,4 @@ public:
     static void write(const std::filesystem::path& path, std::string_view content);
 };
 
-} // namespace sahaj::model
+} // namespace sahaj::array

@@ -1,11 +1,11 @@
-#include "core/train/LinearWarmupSchedule.h"
+#include "core/optim/LinearWarmupSchedule.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-namespace sahaj::train {
+namespace sahaj::optim {
 
 LinearWarmupSchedule::LinearWarmupSchedule(double peakLearningRate, std::int64_t warmupSteps,
                                            std::int64_t totalSteps)
@@ -29,4 +29,4 @@ double LinearWarmupSchedule::factor(std::int64_t completedSteps) const {
     return std::max(0.0, remaining / static_cast<double>(std::max<std::int64_t>(1, total_ - warmup_)));
 }
 
-} // namespace sahaj::train
+} // namespace sahaj::optim

@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-namespace sahaj::train {
+namespace sahaj::optim {
 
 // The learning rate of Hugging Face's get_linear_schedule_with_warmup, as a function of the global step:
 // it rises linearly from 0 to the peak over the warmup steps, then falls linearly to 0 at the total step
@@ -31,4 +31,4 @@ private:
     std::int64_t total_;
 };
 
-} // namespace sahaj::train
+} // namespace sahaj::optim

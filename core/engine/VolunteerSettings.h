@@ -9,7 +9,7 @@
 #include <bitset>
 #include <optional>
 
-namespace sahaj::store {
+namespace sahaj::engine {
 
 // The volunteer's preferences (qBittorrent's SettingsStorage, typed): what the wizard and the settings
 // dialog edit and the app and the pause rules read. Stored as an INI file (QSettings, QtCore only) so a
@@ -64,4 +64,4 @@ struct VolunteerSettings {
     bool operator==(const VolunteerSettings&) const = default;
 };
 
-} // namespace sahaj::store
+} // namespace sahaj::engine

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "core/array/ElementType.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sahaj::array {
+
+// A tensor's values in host memory, in plain C++: element type, shape and the little-endian row-major
+// bytes, as a safetensors file stores them. The engine's states and checkpoints are made of these.
+struct HostArray {
+    ElementType type = ElementType::F32;
+    std::vector<std::int64_t> shape;
+    std::string bytes;
+
+    // The product of the shape (1 for a scalar's empty shape).
+    std::int64_t elements() const;
+    bool isFloating() const;
+
+    static HostArray ofFloats(std::vector<std::int64_t> shape, const float* values);
+    static HostArray ofInteger(std::int64_t value); // I64, shape [1]
+
+    // The values as fp32 (F32 as they are, F64 rounded, BF16 widened). Throws std::invalid_argument for
+    // other types or bytes that do not match the shape.
+    std::vector<float> toFloats() const;
+    // The one value of a one-element integer array (I64 I32 I16 I8 U8). Throws std::invalid_argument
+    // otherwise.
+    std::int64_t toInteger() const;
+
+    friend bool operator==(const HostArray&, const HostArray&) = default;
+};
+
+} // namespace sahaj::array

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "core/array/SafeTensorsImage.h"
+#include "core/optim/ParameterSegment.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sahaj::optim {
+class FlatLamb;
+}
+
+namespace sahaj::engine {
+
+// LAMB's state as named arrays, the layout of checkpoints and of transferred states (the names of
+// train::Lamb::exportState: "<name>.exp_avg", "<name>.exp_avg_sq", "<name>.step"), to and from the flat
+// vectors of optim::FlatLamb. The state of a checkpoint written by the tensor optimiser loads here, and
+// the other way round.
+class OptimizerStateArrays {
+public:
+    struct Flat {
+        std::vector<float> firstMoments;
+        std::vector<float> secondMoments;
+        std::vector<std::int64_t> steps; // segment order
+    };
+
+    // shapes: each segment's tensor shape, in segment order.
+    static array::SafeTensorsImage::Arrays toArrays(const optim::FlatLamb& optimizer,
+                                                    const std::vector<std::vector<std::int64_t>>& shapes);
+    // Throws std::runtime_error ("optimizer state: ...") naming the first problem: a missing or unexpected
+    // array, a shape that is not the parameter's, a moment that is not floating point, a step that is not
+    // one integer. Values (finite, signs) are FlatLamb::setState's to check.
+    static Flat fromArrays(const array::SafeTensorsImage::Arrays& arrays,
+                           const std::vector<optim::ParameterSegment>& segments,
+                           const std::vector<std::vector<std::int64_t>>& shapes);
+
+    static constexpr const char* kFirstMomentSuffix = ".exp_avg";
+    static constexpr const char* kSecondMomentSuffix = ".exp_avg_sq";
+    static constexpr const char* kStepSuffix = ".step";
+};
+
+} // namespace sahaj::engine
