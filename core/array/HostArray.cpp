@@ -2,7 +2,9 @@
 
 #include "core/array/SafeTensorsHeader.h"
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -55,29 +57,52 @@ HostArray HostArray::ofInteger(std::int64_t value) {
     return array;
 }
 
-std::vector<float> HostArray::toFloats() const {
-    const SafeTensorsHeader::Dtype* dtype = SafeTensorsHeader::dtypeByType(type);
-    const std::int64_t count = elements();
-    if (!dtype || count < 0 || bytes.size() != static_cast<std::size_t>(count) * dtype->size)
+// Calls visit(i, value as fp32) for every value in order, stopping at the first that returns false;
+// returns whether none did.
+template <typename Visit>
+bool forEachFloat(const HostArray& array, Visit&& visit) {
+    const SafeTensorsHeader::Dtype* dtype = SafeTensorsHeader::dtypeByType(array.type);
+    const std::int64_t count = array.elements();
+    if (!dtype || count < 0 || array.bytes.size() != static_cast<std::size_t>(count) * dtype->size)
         throw std::invalid_argument("an array whose bytes do not match its shape");
-    std::vector<float> values(static_cast<std::size_t>(count));
-    switch (type) {
-    case ElementType::F32:
-        std::memcpy(values.data(), bytes.data(), bytes.size());
-        break;
-    case ElementType::F64:
-        for (std::int64_t i = 0; i < count; ++i)
-            values[static_cast<std::size_t>(i)] = static_cast<float>(valueAt<double>(bytes, i));
-        break;
-    case ElementType::BF16:
-        for (std::int64_t i = 0; i < count; ++i)
-            values[static_cast<std::size_t>(i)] =
-                std::bit_cast<float>(static_cast<std::uint32_t>(valueAt<std::uint16_t>(bytes, i)) << 16);
-        break;
-    default:
-        throw std::invalid_argument("an array of " + typeName(type) + " where floating-point values belong");
+    for (std::int64_t i = 0; i < count; ++i) {
+        float value = 0.0f;
+        switch (array.type) {
+        case ElementType::F32:
+            value = valueAt<float>(array.bytes, i);
+            break;
+        case ElementType::F64:
+            value = static_cast<float>(valueAt<double>(array.bytes, i));
+            break;
+        case ElementType::BF16:
+            value = std::bit_cast<float>(static_cast<std::uint32_t>(valueAt<std::uint16_t>(array.bytes, i))
+                                         << 16);
+            break;
+        default:
+            throw std::invalid_argument("an array of " + typeName(array.type) +
+                                        " where floating-point values belong");
+        }
+        if (!visit(i, value))
+            return false;
     }
+    return true;
+}
+
+void HostArray::copyFloatsTo(float* out) const {
+    forEachFloat(*this, [out](std::int64_t i, float value) {
+        out[i] = value;
+        return true;
+    });
+}
+
+std::vector<float> HostArray::toFloats() const {
+    std::vector<float> values(static_cast<std::size_t>(std::max<std::int64_t>(elements(), 0)));
+    copyFloatsTo(values.data());
     return values;
+}
+
+bool HostArray::allFinite() const {
+    return forEachFloat(*this, [](std::int64_t, float value) { return std::isfinite(value); });
 }
 
 std::int64_t HostArray::toInteger() const {

@@ -1,8 +1,6 @@
 #include "core/collab/StateSnapshot.h"
 
-#include <algorithm>
 #include <charconv>
-#include <cmath>
 #include <stdexcept>
 
 namespace sahaj::collab {
@@ -68,14 +66,14 @@ TrainingState StateSnapshot::deserialize(std::string_view bytes, const std::stri
         for (const auto& [name, values] : *group) {
             if (!values.isFloating())
                 continue;
-            std::vector<float> floats;
+            bool finite = false;
             try {
-                floats = values.toFloats();
+                finite = values.allFinite();
             } catch (const std::invalid_argument&) {
                 throw std::runtime_error(fail + "tensor '" + name +
                                          "' is of a floating-point type the engine does not read");
             }
-            if (!std::all_of(floats.begin(), floats.end(), [](float v) { return std::isfinite(v); }))
+            if (!finite)
                 throw std::runtime_error(fail + "tensor '" + name + "' holds non-finite values");
         }
     return state;

@@ -162,14 +162,11 @@ void ModelReplica::importState(const collab::TrainingState& state, const std::st
             throw std::runtime_error(origin + ": parameter " + segment.name + " has another shape");
         if (!found->second.isFloating())
             throw std::runtime_error(origin + ": parameter " + segment.name + " is not floating point");
-        std::vector<float> values;
         try {
-            values = found->second.toFloats();
+            found->second.copyFloatsTo(parameters.data() + segment.offset);
         } catch (const std::invalid_argument& e) {
             throw std::runtime_error(origin + ": parameter " + segment.name + ": " + e.what());
         }
-        std::copy(values.begin(), values.end(),
-                  parameters.begin() + static_cast<std::ptrdiff_t>(segment.offset));
         if (!allFinite(parameters.data() + segment.offset, segment.length))
             throw std::runtime_error(origin + ": parameter " + segment.name + " has non-finite values");
     }

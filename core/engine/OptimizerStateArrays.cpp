@@ -62,16 +62,13 @@ OptimizerStateArrays::fromArrays(const array::SafeTensorsImage::Arrays& arrays,
                 fail("'" + name + suffix + "' does not have the parameter's shape");
             if (!moment.isFloating())
                 fail("'" + name + suffix + "' is not floating point");
-            std::vector<float> values;
+            std::vector<float>& into =
+                std::string(suffix) == kFirstMomentSuffix ? flat.firstMoments : flat.secondMoments;
             try {
-                values = moment.toFloats();
+                moment.copyFloatsTo(into.data() + segments[i].offset);
             } catch (const std::invalid_argument& e) {
                 fail("'" + name + suffix + "': " + e.what());
             }
-            std::vector<float>& into =
-                std::string(suffix) == kFirstMomentSuffix ? flat.firstMoments : flat.secondMoments;
-            std::copy(values.begin(), values.end(),
-                      into.begin() + static_cast<std::ptrdiff_t>(segments[i].offset));
         }
         for (const char* suffix : {kFirstMomentSuffix, kSecondMomentSuffix, kStepSuffix})
             expected.insert(name + suffix);

@@ -116,6 +116,9 @@ void FlatLamb::setState(std::vector<float> firstMoments, std::vector<float> seco
         if (steps[i] < 0)
             throw std::invalid_argument("optimizer state: '" + segments_[i].name + "' has a negative step " +
                                         std::to_string(steps[i]));
+        else if (steps[i] > kMaxStep)
+            throw std::invalid_argument("optimizer state: '" + segments_[i].name +
+                                        "' has a step count beyond any run: " + std::to_string(steps[i]));
     expAvg_ = std::move(firstMoments);
     expAvgSq_ = std::move(secondMoments);
     steps_ = std::move(steps);

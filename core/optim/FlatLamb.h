@@ -43,9 +43,13 @@ public:
     const std::vector<float>& secondMoments() const { return expAvgSq_; }
     const std::vector<std::int64_t>& steps() const { return steps_; }
 
+    // More steps than any run takes (a million a day for 2,700 years); a larger count, from a donor that
+    // lies, would overflow at the next step.
+    static constexpr std::int64_t kMaxStep = std::int64_t(1) << 40;
+
     // Replaces the state. Validates everything first and changes nothing on failure: sizes, finite
-    // moments, no negative second moment, no negative step. Throws std::invalid_argument naming the
-    // first problem (and the parameter it is in).
+    // moments, no negative second moment, no step count below 0 or above kMaxStep. Throws
+    // std::invalid_argument naming the first problem (and the parameter it is in).
     void setState(std::vector<float> firstMoments, std::vector<float> secondMoments,
                   std::vector<std::int64_t> steps);
     // Replaces the moments only, keeping the step counts (a state averaging round); same checks.

@@ -68,6 +68,17 @@ private Q_SLOTS:
         QVERIFY(errorOf([&] {
                     StateSnapshot::deserialize(StateSnapshot::serialize(broken, "schema-A"), "schema-A", "x");
                 }).contains("non-finite"));
+        // A double beyond fp32's range would become infinity in the replica: refused as non-finite too.
+        TrainingState huge = sampleState();
+        HostArray wide;
+        wide.type = sahaj::array::ElementType::F64;
+        wide.shape = {1};
+        const double big = 1e300;
+        wide.bytes.assign(reinterpret_cast<const char*>(&big), sizeof(big));
+        huge.optimizer["exp_avg_sq.0"] = wide;
+        QVERIFY(errorOf([&] {
+                    StateSnapshot::deserialize(StateSnapshot::serialize(huge, "schema-A"), "schema-A", "x");
+                }).contains("tensor 'exp_avg_sq.0' holds non-finite"));
         // A plain safetensors image (a model file) is not a state snapshot.
         const std::string modelFile =
             sahaj::array::SafeTensorsImage::encode(state.parameters, {{"format", "pt"}});

@@ -171,6 +171,8 @@ private Q_SLOTS:
         refused(m, std::vector<float>(18), {1, 1, 1}, "moments of 19 and 18 values");
         refused(m, v, {1, -1, 1}, "'b.weight' has a negative step");
         refused(m, v, {1, 1}, "2 step counts for 3 parameters");
+        // A donor's step count beyond any run would overflow at the next step.
+        refused(m, v, {1, std::numeric_limits<std::int64_t>::max(), 1}, "'b.weight' has a step count beyond");
         lamb.setState(std::vector<float>(19, 0.5f), std::vector<float>(19, 0.25f), {7, 8, 9});
         QCOMPARE(lamb.steps(), std::vector<std::int64_t>({7, 8, 9}));
         QCOMPARE(lamb.firstMoments(), std::vector<float>(19, 0.5f));
