@@ -66,7 +66,7 @@ cache_value() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
 
 # 1. What the package holds: the executables, the rendered icons, the demo run's corpus and tokenizer.
 #    (Packaging installs what was built and builds nothing itself.)
-targets=(sahaj-node sahaj-icons)
+targets=(sahaj-node sahaj-core sahaj-icons)
 if grep -q '/sahaj-volunteer\.dir$' "$build/CMakeFiles/TargetDirectories.txt"; then
   targets+=(sahaj-volunteer)
 else
@@ -115,11 +115,15 @@ check "dpkg lists sahaj $version as installed" installed_version_is_built
 node_version_is_built() { /usr/bin/sahaj-node --version | grep -qx "sahaj-node $version"; }
 check "sahaj-node --version says $version" node_version_is_built
 libraries_found() { [ -x "$1" ] && ! ldd "$1" | grep -q "not found"; }
-binaries=(/usr/bin/sahaj-node)
+binaries=(/usr/bin/sahaj-node /usr/lib/sahaj/cores/cpu/sahaj-core)
 [[ " ${targets[*]} " == *" sahaj-volunteer "* ]] && binaries+=(/usr/bin/sahaj-volunteer)
 for binary in "${binaries[@]}"; do
   check "$binary finds every library" libraries_found "$binary"
 done
+# The cpu core beside its manifest, and its self-test on this machine (docs/compute-cores.md).
+check "cpu core manifest installed" test -s /usr/lib/sahaj/cores/cpu/core.json
+core_self_test() { /usr/lib/sahaj/cores/cpu/sahaj-core --self-test | grep -q '"ok":true'; }
+check "the installed cpu core passes its self-test" core_self_test
 check "desktop-file-validate org.sahaj.Sahaj.desktop" \
   desktop-file-validate /usr/share/applications/org.sahaj.Sahaj.desktop
 check "appstreamcli validate org.sahaj.Sahaj.metainfo.xml" \
@@ -137,7 +141,8 @@ else
 fi
 
 # 5. A short collaboration (a coordinator and two volunteers) from the installed paths alone, run outside
-#    the repository so that no default path of a build tree can help.
+#    the repository so that no default path of a build tree can help: the volunteers train through the
+#    installed cpu core.
 demo="$work/demo"
 run_demo() (
   cd "$work" &&

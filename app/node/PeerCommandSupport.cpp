@@ -19,8 +19,6 @@
 #include <QSaveFile>
 #include <QTextStream>
 
-#include <torch/torch.h>
-
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -87,7 +85,7 @@ void PeerCommandSupport::addOptions(QCommandLineParser& parser) {
         {"min-gather-ms", "The least time a leader gathers before it may begin early, in ms (default 2000).",
          "MS"},
         {"lead-ms", "Start forming a group this long before the batch is due, in ms (default 3000).", "MS"},
-        {"threads", "CPU threads for torch (default: torch's choice).", "N"},
+        {"threads", "CPU threads for the compute core (default: libtorch's choice).", "N"},
         {"country",
          "Show this peer on the others' peer maps in this country (ISO 3166 alpha-2, e.g. BD) (default: not "
          "shown).",
@@ -144,8 +142,8 @@ engine::PeerOptions PeerCommandSupport::options(const QCommandLineParser& parser
             QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString() + " " + message + "\n";
         std::fwrite(text.data(), 1, text.size(), stderr);
     };
-    if (parser.isSet("threads"))
-        torch::set_num_threads(static_cast<int>(CommandLine::integerValue(parser, "threads", 1, 1, 1024)));
+    if (parser.isSet("threads")) // the compute core's: the engine itself computes no tensors
+        options.computeThreads = static_cast<int>(CommandLine::integerValue(parser, "threads", 1, 1, 1024));
     return options;
 }
 

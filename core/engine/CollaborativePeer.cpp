@@ -4,16 +4,15 @@
 #include "core/collab/StateSnapshot.h"
 #include "core/collab/TensorEncoding.h"
 #include "core/collab/ThroughputEstimator.h"
+#include "core/engine/CoreLocator.h"
+#include "core/engine/CoreSupervisor.h"
 #include "core/engine/GradientAccumulator.h"
 #include "core/engine/ModelReplica.h"
 #include "core/engine/StateCheckpoint.h"
-#include "core/model/AlbertForPreTraining.h"
 #include "core/security/PeerIdentity.h"
 
 #include <QByteArray>
 #include <QCryptographicHash>
-
-#include <torch/cuda.h>
 
 #include <stdexcept>
 #include <thread>
@@ -32,15 +31,6 @@ std::uint64_t initialSeed(const QString& runId) {
     for (int i = 0; i < 8; ++i)
         seed = (seed << 8) | static_cast<unsigned char>(digest[i]);
     return seed;
-}
-
-c10::Device deviceFor(const std::string& name) {
-    if (name == "cpu")
-        return c10::kCPU;
-    if (!torch::cuda::is_available())
-        throw std::runtime_error("device '" + name +
-                                 "' requested, but no CUDA device is usable; use --device cpu");
-    return c10::Device(name);
 }
 
 std::string roleName(wire::Role role) {
@@ -65,15 +55,22 @@ CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(o
         throw std::invalid_argument("the duty cycle must be in (0, 1]");
     const run::RunManifest& manifest = options_.manifest;
     const run::TrainingSettings& training = manifest.training;
-    replica_ = std::make_unique<ModelReplica>(manifest.model, training, initialSeed(manifest.runId),
-                                              deviceFor(options_.device));
+    replica_ = std::make_unique<ModelReplica>(manifest.model, training, initialSeed(manifest.runId));
     schema_ = replica_->schemaHash(manifest.sha256Hex().toStdString());
     if (options_.trains) {
         AccumulatorOptions data = options_.data;
         data.sequenceLength = static_cast<int>(training.sequenceLength);
         data.mlmProbability = training.mlmProbability;
         data.documents = training.documents;
-        accumulator_ = std::make_unique<GradientAccumulator>(data);
+        // The cores are looked up now, so that a machine without one says so before it joins; the first
+        // starts with the first micro-batch.
+        std::vector<CoreLaunch> launches = CoreLocator::launchesFor(options_.device, options_.computeThreads);
+        for (CoreLaunch& launch : launches)
+            launch.seed = data.seed;
+        std::vector<std::unique_ptr<CoreSupervisor>> cores; // one: the CPU, or the GPU chosen
+        cores.push_back(std::make_unique<CoreSupervisor>(std::move(launches), manifest.model));
+        accumulator_ =
+            std::make_unique<GradientAccumulator>(data, std::move(cores), replica_->parameterCount());
     }
     if (!options_.stateDir.isEmpty()) {
         if (std::optional<collab::TrainingState> saved = StateCheckpoint::load(options_.stateDir, schema_)) {
@@ -143,9 +140,10 @@ void CollaborativePeer::offerState() {
 void CollaborativePeer::saveCheckpoint() {
     if (options_.stateDir.isEmpty())
         return;
-    StateCheckpoint::save(
-        options_.stateDir, collab::StateSnapshot::serialize(replica_->exportState(), schema_),
-        replica_->model(), options_.manifest.tokenizer.path, replica_->epoch(), replica_->parameterSha256());
+    StateCheckpoint::save(options_.stateDir,
+                          collab::StateSnapshot::serialize(replica_->exportState(), schema_),
+                          replica_->config(), replica_->parameterArrays(), options_.manifest.tokenizer.path,
+                          replica_->epoch(), replica_->parameterSha256());
     lastCheckpointEpoch_ = replica_->epoch();
 }
 
@@ -217,7 +215,6 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerCo
         if (std::optional<collab::TrainingState> state = link_->takeState()) {
             try {
                 replica_->importState(*state, "the downloaded state");
-                replica_->zeroGradients();
                 if (accumulator_)
                     accumulator_->reset();
                 EpochReport report;
@@ -251,9 +248,15 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerCo
             continue;
         }
         if (accumulator_) {
-            const auto began = std::chrono::steady_clock::now();
             const std::int64_t samples = accumulator_->accumulate(*replica_);
-            const auto computed = std::chrono::steady_clock::now() - began;
+            // The micro-batch's own time, not a core's start or a parameter load: the duty cycle's rest is
+            // a multiple of it, and a rest the length of a start would miss the group's round.
+            const std::chrono::duration<double> computed(accumulator_->lastComputeSeconds());
+            for (const std::string& message : accumulator_->takeMessages())
+                if (events.onMessage)
+                    events.onMessage(message);
+            if (samples == 0)
+                continue; // the core failed or waits for its restart: nothing to report, no rest
             computeSeconds_ += std::chrono::duration<double>(computed).count();
             const double duty = controls.dutyCycle.load() > 0.0 ? std::min(controls.dutyCycle.load(), 1.0)
                                                                 : options_.dutyCycle;
@@ -316,7 +319,9 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
         return report;
     }
 
-    std::vector<float> gradient = replica_->gradientVector(samples, localLoss);
+    std::vector<float> gradient =
+        accumulator_ ? accumulator_->gradientVector(replica_->lossOffset())
+                     : std::vector<float>(static_cast<std::size_t>(replica_->averagedVectorSize()), 0.0f);
     GradientAttack::apply(options_.attack, gradient, groupEpoch);
     RoundOutcome outcome = link_->average(group, std::move(gradient), static_cast<double>(samples), false);
     report.alone = outcome.alone;
@@ -336,7 +341,6 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
     report.problems.insert(report.problems.end(), outcome.violations.begin(), outcome.violations.end());
     if (outcome.alone && samples == 0) {
         // Nobody to average with and nothing learnt: no step (the epoch stays, the others lead).
-        replica_->zeroGradients();
         report.epoch = replica_->epoch();
         offerState();
         return report;
@@ -371,7 +375,6 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
     if (accumulator_)
         accumulator_->reset();
     link_->restartAccumulation();
-    replica_->zeroGradients();
     offerState();
     const LinkStatus status = link_->status();
     report.epoch = replica_->epoch();

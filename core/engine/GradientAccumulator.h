@@ -1,13 +1,16 @@
 #pragma once
 
+#include "core/engine/CoreLaunch.h"
+#include "core/engine/CoreSupervisor.h"
+#include "core/model/AlbertConfig.h"
 #include "core/text/PretrainingStream.h"
-
-#include <c10/core/Device.h>
 
 #include <QString>
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace sahaj::text {
 class Tokenizer;
@@ -27,38 +30,56 @@ struct AccumulatorOptions {
     std::uint64_t seed = 0; // this peer's own: every peer draws its own order of the data
 };
 
-// A volunteer's share of the work: draws micro-batches of MLM + SOP examples from its data and adds their
-// gradients into the model's .grad, weighted by the micro-batch's size, so that after n samples the
-// gradients hold n times the per-sample mean (ModelReplica::gradientVector divides). hivemind's
-// GradientAverager accumulates the same sample-weighted mean of micro-batch losses.
+// A volunteer's share of the work: draws micro-batches of MLM + SOP examples from its data, has its
+// compute cores compute each one's gradient (samples x its mean loss) with the replica's parameters, and
+// sums them here, in the engine, so that after n samples the sum holds n times the per-sample mean.
+// hivemind's GradientAverager accumulates the same sample-weighted mean of micro-batch losses. With several
+// cores (one per GPU) each gets a micro-batch at once and their gradients add up the same way: a machine
+// with several GPUs is one peer with one averager. A core that fails costs the micro-batch in flight, never
+// the sum (CoreSupervisor restarts it).
 //
 // Owned by the training thread.
 class GradientAccumulator {
 public:
     // Reads the tokenizer and opens the corpus. Throws std::runtime_error naming the file on failure.
-    explicit GradientAccumulator(AccumulatorOptions options);
+    // cores: at least one (std::invalid_argument otherwise).
+    GradientAccumulator(AccumulatorOptions options, std::vector<std::unique_ptr<CoreSupervisor>> cores,
+                        std::int64_t parameterCount);
     ~GradientAccumulator();
 
-    // One micro-batch forward and backward. Returns the samples it added.
-    std::int64_t accumulate(ModelReplica& replica);
+    // One micro-batch per ready core, forward and backward with the replica's parameters, the cores at
+    // once. Returns the samples it added: 0 when every core failed or waits for its restart (see
+    // takeMessages()).
+    std::int64_t accumulate(const ModelReplica& replica);
 
     std::int64_t samples() const { return samples_; }
     // Mean training loss (MLM + SOP) over the samples accumulated since the last reset.
     double meanLoss() const { return samples_ > 0 ? lossSum_ / static_cast<double>(samples_) : 0.0; }
     std::int64_t tokens() const { return tokens_; }
+    // Wall seconds the last accumulate() spent on its micro-batches on the cores (from the requests to the
+    // last answer, without starting a core or loading parameters); 0 when it computed nothing.
+    double lastComputeSeconds() const { return lastComputeSeconds_; }
+    // The accumulated gradient as the mean per sample, followed by meanLoss() - lossOffset (what the group
+    // averages, ModelReplica::averagedVectorSize() values). Zeros when nothing was accumulated.
+    std::vector<float> gradientVector(double lossOffset) const;
     // Samples per micro-batch from the next one on: the user's memory limit, changed while training.
     void setMicroBatchSize(int samples);
     int microBatchSize() const;
-    // Forget the accumulation (the caller zeroes the gradients with it).
+    // Forget the accumulation: the sum back to zeros.
     void reset();
+    // Lines for the log from every core since the last call (CoreSupervisor::takeMessages).
+    std::vector<std::string> takeMessages();
 
 private:
     AccumulatorOptions options_;
     std::unique_ptr<text::Tokenizer> tokenizer_;
     std::unique_ptr<text::PretrainingStream> stream_;
+    std::vector<std::unique_ptr<CoreSupervisor>> cores_;
+    std::vector<float> sum_;
     std::int64_t samples_ = 0;
     std::int64_t tokens_ = 0;
     double lossSum_ = 0.0;
+    double lastComputeSeconds_ = 0.0;
 };
 
 } // namespace sahaj::engine

@@ -1,16 +1,12 @@
 #include "core/engine/ModelReplica.h"
 
 #include "core/engine/OptimizerStateArrays.h"
-#include "core/model/AlbertForPreTraining.h"
-#include "core/model/AlbertInitialization.h"
 #include "core/optim/FlatGradientClipping.h"
 #include "core/optim/FlatLamb.h"
 #include "core/optim/ParameterInitializer.h"
-#include "core/train/ParameterGrouping.h"
+#include "core/optim/WeightDecayExclusion.h"
 
 #include <QCryptographicHash>
-
-#include <torch/torch.h>
 
 #include <algorithm>
 #include <cmath>
@@ -28,72 +24,31 @@ bool allFinite(const float* values, std::size_t count) {
 } // namespace
 
 ModelReplica::ModelReplica(const model::AlbertConfig& config, const run::TrainingSettings& settings,
-                           std::uint64_t initSeed, c10::Device device)
-    : settings_(settings), schedule_(settings.lamb.learningRate, settings.warmupSteps,
-                                     std::max<std::int64_t>(settings.totalSteps, 1)),
-      device_(device) {
-    at::manual_seed(initSeed); // torch's own draws (dropout) stay seeded as before
-    model_ = std::make_unique<model::AlbertForPreTraining>(config);
-    (*model_)->to(device_);
-    (*model_)->train();
-    parameterCount_ = (*model_)->parameterCount();
+                           std::uint64_t initSeed)
+    : config_(config), layout_(model::AlbertParameterLayout::of(config)), settings_(settings),
+      schedule_(settings.lamb.learningRate, settings.warmupSteps,
+                std::max<std::int64_t>(settings.totalSteps, 1)) {
+    parameterCount_ = model::AlbertParameterLayout::elements(layout_);
     parameters_.resize(static_cast<std::size_t>(parameterCount_));
     // The initial values come from the run's seed through plain C++, not from torch's generator, whose
     // normal_ draws other values on CPUs with other vector units.
-    const auto rules = model::albertInitialValueRules(**model_, config.initializerRange);
     std::size_t offset = 0;
-    for (const auto& item : (*model_)->named_parameters()) {
-        const auto count = static_cast<std::size_t>(item.value().numel());
+    for (const model::ParameterLayoutEntry& entry : layout_) {
+        const auto count = static_cast<std::size_t>(entry.elements());
         optim::ParameterInitializer::fill(std::span<float>(parameters_.data() + offset, count),
-                                          rules.at(item.key()), initSeed, item.key());
-        const double decay =
-            train::ParameterGrouping::excludedFromWeightDecay(item.key()) ? 0.0 : settings.lamb.weightDecay;
-        segments_.push_back({item.key(), offset, count, decay});
-        shapes_.push_back(item.value().sizes().vec());
+                                          entry.initialValue, initSeed, entry.name);
+        const double decay = optim::excludedFromWeightDecay(entry.name) ? 0.0 : settings.lamb.weightDecay;
+        segments_.push_back({entry.name, offset, count, decay});
+        shapes_.push_back(entry.shape);
         offset += count;
     }
     optimizer_ = std::make_unique<optim::FlatLamb>(segments_, settings.lamb);
-    loadParametersIntoModel();
 }
 
 ModelReplica::~ModelReplica() = default;
 
-void ModelReplica::loadParametersIntoModel() {
-    torch::NoGradGuard noGrad;
-    std::size_t index = 0;
-    for (const auto& item : (*model_)->named_parameters()) {
-        const optim::ParameterSegment& segment = segments_[index++];
-        item.value().copy_(
-            torch::from_blob(parameters_.data() + segment.offset, item.value().sizes(), torch::kFloat32));
-    }
-}
-
-std::vector<float> ModelReplica::gradientVector(std::int64_t samples, double meanLoss) const {
-    std::vector<float> flat(static_cast<std::size_t>(averagedVectorSize()), 0.0f);
-    const double scale = samples > 0 ? 1.0 / static_cast<double>(samples) : 0.0;
-    std::size_t offset = 0;
-    torch::NoGradGuard noGrad;
-    for (const auto& item : (*model_)->named_parameters()) {
-        const at::Tensor& parameter = item.value();
-        const auto count = static_cast<std::size_t>(parameter.numel());
-        if (parameter.grad().defined() && scale > 0.0) {
-            const at::Tensor grad = (parameter.grad().to(torch::kCPU, torch::kFloat32) * scale).contiguous();
-            std::memcpy(flat.data() + offset, grad.data_ptr<float>(), count * sizeof(float));
-        }
-        offset += count;
-    }
-    flat.back() = samples > 0 ? static_cast<float>(meanLoss - lossOffset()) : 0.0f;
-    return flat;
-}
-
 double ModelReplica::lossOffset() const {
-    return std::log(static_cast<double>((*model_)->config().vocabSize)) + std::log(2.0);
-}
-
-void ModelReplica::zeroGradients() {
-    for (const auto& item : (*model_)->named_parameters())
-        if (item.value().grad().defined())
-            item.value().mutable_grad().reset();
+    return std::log(static_cast<double>(config_.vocabSize)) + std::log(2.0);
 }
 
 ModelReplica::StepOutcome ModelReplica::applyAveragedGradient(const std::vector<float>& averaged) {
@@ -107,10 +62,9 @@ ModelReplica::StepOutcome ModelReplica::applyAveragedGradient(const std::vector<
     if (std::isfinite(outcome.gradientNorm)) {
         optimizer_->setLearningRate(outcome.learningRate);
         optimizer_->step(parameters_, gradient);
-        loadParametersIntoModel();
+        ++generation_;
         outcome.applied = true;
     }
-    zeroGradients();
     ++epoch_;
     return outcome;
 }
@@ -136,18 +90,24 @@ void ModelReplica::setStateVector(const std::vector<float>& values) {
     optimizer_->setMoments(std::vector<float>(values.begin() + count, values.begin() + 2 * count),
                            std::vector<float>(values.begin() + 2 * count, values.end()));
     std::copy(values.begin(), values.begin() + count, parameters_.begin());
-    loadParametersIntoModel();
+    ++generation_;
 }
 
 collab::TrainingState ModelReplica::exportState() const {
     collab::TrainingState state;
     state.epoch = epoch_;
     state.step = static_cast<std::int64_t>(epoch_);
-    for (std::size_t i = 0; i < segments_.size(); ++i)
-        state.parameters[segments_[i].name] =
-            array::HostArray::ofFloats(shapes_[i], parameters_.data() + segments_[i].offset);
+    state.parameters = parameterArrays();
     state.optimizer = OptimizerStateArrays::toArrays(*optimizer_, shapes_);
     return state;
+}
+
+array::SafeTensorsImage::Arrays ModelReplica::parameterArrays() const {
+    array::SafeTensorsImage::Arrays arrays;
+    for (std::size_t i = 0; i < segments_.size(); ++i)
+        arrays[segments_[i].name] =
+            array::HostArray::ofFloats(shapes_[i], parameters_.data() + segments_[i].offset);
+    return arrays;
 }
 
 void ModelReplica::importState(const collab::TrainingState& state, const std::string& origin) {
@@ -181,7 +141,7 @@ void ModelReplica::importState(const collab::TrainingState& state, const std::st
         throw std::runtime_error(origin + ": " + e.what());
     }
     parameters_ = std::move(parameters);
-    loadParametersIntoModel();
+    ++generation_;
     epoch_ = state.epoch;
 }
 
@@ -195,11 +155,11 @@ std::string ModelReplica::parameterSha256() const {
 std::string ModelReplica::schemaHash(const std::string& runIdentity) const {
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(QByteArray::fromStdString(runIdentity));
-    for (const auto& item : (*model_)->named_parameters()) {
-        hash.addData(QByteArray::fromStdString(item.key()));
-        for (const std::int64_t size : item.value().sizes())
+    for (const model::ParameterLayoutEntry& entry : layout_) {
+        hash.addData(QByteArray::fromStdString(entry.name));
+        for (const std::int64_t size : entry.shape)
             hash.addData(QByteArray::number(static_cast<qlonglong>(size)) + ',');
-        hash.addData(QByteArray(item.value().dtype().name().data()));
+        hash.addData(QByteArrayLiteral("float")); // the dtype's name, as torch spelt it: every value is fp32
     }
     return hash.result().toHex().toStdString(); // text: it also goes into safetensors metadata
 }

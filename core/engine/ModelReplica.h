@@ -1,21 +1,18 @@
 #pragma once
 
+#include "core/array/SafeTensorsImage.h"
 #include "core/collab/TrainingState.h"
 #include "core/model/AlbertConfig.h"
+#include "core/model/AlbertParameterLayout.h"
 #include "core/optim/LinearWarmupSchedule.h"
 #include "core/optim/ParameterSegment.h"
 #include "core/run/TrainingSettings.h"
 
-#include <c10/core/Device.h>
-
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
-
-namespace sahaj::model {
-class AlbertForPreTraining;
-}
 
 namespace sahaj::optim {
 class FlatLamb;
@@ -31,39 +28,39 @@ namespace sahaj::engine {
 // The parameters that count are a flat fp32 vector held here, and the step is optim::FlatLamb's plain C++
 // on it, whose bits do not depend on the CPU: a step through ATen's kernels would not be the same on two
 // peers whose CPUs pick different kernels (AVX-512, AVX2, none), and their replicas would drift apart
-// between state averagings (docs/training.md, "bit-identical steps"). The model's tensors are a copy of
-// that vector, written after every change, and only compute the gradient.
+// between state averagings (docs/training.md, "bit-identical steps"). No tensor is held here: a compute
+// core holds the model and computes gradients with a copy of these values (docs/compute-cores.md).
 //
-// The flat vector the group averages is every parameter's gradient in named_parameters() order, then one
-// extra value: the peer's mean training loss, so that averaging also yields the batch's loss.
+// The flat vector the group averages is every parameter's gradient in the layout's order
+// (model::AlbertParameterLayout, the model's named_parameters()), then one extra value: the peer's mean
+// training loss, so that averaging also yields the batch's loss.
 //
 // Owned by the training thread.
 class ModelReplica {
 public:
     // initSeed: the run's (all peers must pass the same). Throws std::invalid_argument for a bad config.
     ModelReplica(const model::AlbertConfig& config, const run::TrainingSettings& settings,
-                 std::uint64_t initSeed, c10::Device device);
+                 std::uint64_t initSeed);
     ~ModelReplica();
     ModelReplica(const ModelReplica&) = delete;
     ModelReplica& operator=(const ModelReplica&) = delete;
 
-    model::AlbertForPreTraining& model() { return *model_; }
-    const c10::Device& device() const { return device_; }
+    const model::AlbertConfig& config() const { return config_; }
+    const std::vector<model::ParameterLayoutEntry>& layout() const { return layout_; }
     std::uint64_t epoch() const { return epoch_; }
+    // The parameters in the layout's order, and a count of their changes: a compute core that holds an
+    // older generation is handed the values again.
+    std::span<const float> parameters() const { return parameters_; }
+    std::uint64_t generation() const { return generation_; }
     std::int64_t parameterCount() const { return parameterCount_; }
     // parameterCount() + 1: the gradient and the loss.
     std::int64_t averagedVectorSize() const { return parameterCount_ + 1; }
 
-    // The accumulated gradients (their sum over `samples` local samples, see GradientAccumulator) as
-    // the mean per sample, flattened, followed by `meanLoss` relative to lossOffset(). Zeros when nothing
-    // was accumulated.
-    std::vector<float> gradientVector(std::int64_t samples, double meanLoss) const;
     // The batch's mean loss from an averaged vector.
     double averagedLoss(const std::vector<float>& averaged) const { return averaged.back() + lossOffset(); }
     // The loss of an untrained model, ln(vocabulary) + ln 2: the loss travels as its difference from this,
     // so that fp16 on the wire keeps it to about a thousandth instead of a hundredth.
     double lossOffset() const;
-    void zeroGradients();
 
     struct StepOutcome {
         bool applied = false;      // false: the gradient was not finite, nothing changed
@@ -89,6 +86,8 @@ public:
     void setStateVector(const std::vector<float>& values);
 
     collab::TrainingState exportState() const;
+    // The parameters as fp32 arrays by name: a Hugging Face model file's content (ModelDirectoryWriter).
+    array::SafeTensorsImage::Arrays parameterArrays() const;
     // Throws std::runtime_error naming `origin` when the state does not fit this model and optimiser;
     // nothing changes then.
     void importState(const collab::TrainingState& state, const std::string& origin);
@@ -102,17 +101,15 @@ public:
     bool parametersFinite() const;
 
 private:
-    // Writes parameters_ into the model's tensors.
-    void loadParametersIntoModel();
-
-    std::unique_ptr<model::AlbertForPreTraining> model_;
-    std::vector<optim::ParameterSegment> segments_; // named_parameters() order
+    model::AlbertConfig config_;
+    std::vector<model::ParameterLayoutEntry> layout_;
+    std::vector<optim::ParameterSegment> segments_; // the layout's order
     std::vector<std::vector<std::int64_t>> shapes_; // each segment's tensor shape
     std::vector<float> parameters_;
+    std::uint64_t generation_ = 0;
     std::unique_ptr<optim::FlatLamb> optimizer_;
     run::TrainingSettings settings_;
     optim::LinearWarmupSchedule schedule_;
-    c10::Device device_;
     std::int64_t parameterCount_ = 0;
     std::uint64_t epoch_ = 0;
 };

@@ -20,7 +20,9 @@ struct PeerOptions {
     // A volunteer trains; a coordinator (trains = false) keeps the model with weight 0, aggregates and
     // checkpoints.
     bool trains = true;
+    // The compute core's device ("cpu", "cuda", "cuda:N") and CPU threads (0: its default).
     std::string device = "cpu";
+    int computeThreads = 0;
     // Share of the time spent computing, in (0, 1]: after each micro-batch the trainer rests so that
     // computing takes this fraction of the wall time (the user's GPU/CPU usage limit).
     double dutyCycle = 1.0;

@@ -2,7 +2,7 @@
 
 #include "core/array/AtomicFile.h"
 #include "core/collab/StateSnapshot.h"
-#include "core/model/ModelCheckpoint.h"
+#include "core/model/ModelDirectoryWriter.h"
 
 #include <QDir>
 #include <QFile>
@@ -17,12 +17,13 @@ namespace sahaj::engine {
 namespace fs = std::filesystem;
 
 void StateCheckpoint::save(const QString& directory, const std::string& snapshotBytes,
-                           const model::AlbertForPreTraining& model, const QString& tokenizerPath,
+                           const model::AlbertConfig& config,
+                           const array::SafeTensorsImage::Arrays& parameters, const QString& tokenizerPath,
                            std::uint64_t epoch, const std::string& parametersSha256) {
     const fs::path root = directory.toStdString();
     fs::create_directories(root);
     const fs::path modelDir = root / kModelDirectory;
-    model::ModelCheckpoint::save(model, modelDir);
+    model::ModelDirectoryWriter::write(config, parameters, modelDir);
     if (!tokenizerPath.isEmpty()) {
         QFile tokenizer(tokenizerPath);
         if (!tokenizer.open(QIODevice::ReadOnly))

@@ -1,15 +1,12 @@
 #pragma once
 
 #include "core/collab/TrainingState.h"
+#include "core/model/AlbertConfig.h"
 
 #include <QString>
 
 #include <optional>
 #include <string>
-
-namespace sahaj::model {
-class AlbertForPreTraining;
-}
 
 namespace sahaj::engine {
 
@@ -28,8 +25,8 @@ public:
     static constexpr const char* kInfoFile = "checkpoint.json";
 
     static void save(const QString& directory, const std::string& snapshotBytes,
-                     const model::AlbertForPreTraining& model, const QString& tokenizerPath,
-                     std::uint64_t epoch, const std::string& parametersSha256);
+                     const model::AlbertConfig& config, const array::SafeTensorsImage::Arrays& parameters,
+                     const QString& tokenizerPath, std::uint64_t epoch, const std::string& parametersSha256);
     // nullopt when the folder holds no snapshot. Throws std::runtime_error naming the file when it holds
     // one that cannot be read or belongs to another run (schema).
     static std::optional<collab::TrainingState> load(const QString& directory, const std::string& schemaHash);

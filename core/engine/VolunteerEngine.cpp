@@ -14,8 +14,6 @@
 #include <QDir>
 #include <QLockFile>
 
-#include <torch/torch.h>
-
 namespace sahaj::engine {
 
 namespace {
@@ -138,8 +136,7 @@ void VolunteerEngine::startWorker(JoinRequest request) {
         QString error;
         try {
             PeerOptions options = VolunteerSetup::options(request, &shared->controls.stop);
-            if (request.threads > 0)
-                torch::set_num_threads(request.threads);
+            options.computeThreads = request.threads;
             options.link.version = QCoreApplication::applicationVersion().toStdString();
             options.link.log = [this, post](const std::string& line) {
                 post([this, text = QString::fromStdString(line)] { workerMessage(text); });

@@ -1,7 +1,7 @@
 #include "core/model/AlbertConfig.h"
 
 #include "core/array/AtomicFile.h"
-#include "core/model/HiddenActivation.h"
+#include "core/model/HiddenActivationName.h"
 
 #include <nlohmann/json.hpp>
 
@@ -257,9 +257,9 @@ void AlbertConfig::validate() const {
     if (numHiddenGroups > numHiddenLayers && numHiddenLayers > 0)
         problems.push_back("num_hidden_groups (" + std::to_string(numHiddenGroups) +
                            ") must not exceed num_hidden_layers (" + std::to_string(numHiddenLayers) + ")");
-    if (!HiddenActivation::isSupported(hiddenAct))
+    if (!HiddenActivationName::isSupported(hiddenAct))
         problems.push_back("hidden_act '" + hiddenAct +
-                           "' is not supported (supported: " + HiddenActivation::supportedNames() + ")");
+                           "' is not supported (supported: " + HiddenActivationName::supportedNames() + ")");
     const auto checkProbability = [&](const char* key, double value) {
         if (!(value >= 0.0 && value < 1.0))
             problems.push_back(std::string(key) + " must be in [0, 1), got " + std::to_string(value));

@@ -14,8 +14,8 @@ HiddenActivation::HiddenActivation(const std::string& name) {
     else if (name == "relu")
         kind_ = Kind::Relu;
     else
-        throw std::invalid_argument("hidden_act '" + name +
-                                    "' is not supported (supported: " + supportedNames() + ")");
+        throw std::invalid_argument("hidden_act '" + name + "' is not supported (supported: " +
+                                    HiddenActivationName::supportedNames() + ")");
 }
 
 at::Tensor HiddenActivation::operator()(const at::Tensor& input) const {

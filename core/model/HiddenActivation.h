@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/model/HiddenActivationName.h"
+
 #include <ATen/core/Tensor.h>
 
 #include <string>
@@ -16,13 +18,7 @@ public:
 
     at::Tensor operator()(const at::Tensor& input) const;
 
-    // Inline: checking a config's name needs none of libtorch's code (AlbertConfig, and through it the run
-    // manifest reader, which the fuzz build compiles without libtorch).
-    static bool isSupported(const std::string& name) {
-        return name == "gelu_new" || name == "gelu" || name == "relu";
-    }
-    // "gelu_new, gelu, relu": for error messages.
-    static std::string supportedNames() { return "gelu_new, gelu, relu"; }
+    static bool isSupported(const std::string& name) { return HiddenActivationName::isSupported(name); }
 
 private:
     enum class Kind { GeluTanh, GeluExact, Relu };

@@ -1,6 +1,7 @@
 #include "core/model/ModelCheckpoint.h"
 
 #include "core/array/AtomicFile.h"
+#include "core/model/ModelDirectoryWriter.h"
 #include "core/model/NamedTensorLoader.h"
 
 #include <nlohmann/json.hpp>
@@ -54,14 +55,9 @@ SafeTensors::Tensors ModelCheckpoint::tensorsOf(const AlbertForPreTraining& mode
 
 void ModelCheckpoint::save(const AlbertForPreTraining& model, const std::filesystem::path& directory,
                            StoragePrecision precision) {
-    std::error_code error;
-    std::filesystem::create_directories(directory, error);
-    if (error)
-        throw std::runtime_error("cannot create model directory '" + directory.string() +
-                                 "': " + error.message());
-    nlohmann::json config = model->config().toJson();
-    config["torch_dtype"] = torchDtypeName(precision);
-    array::AtomicFile::write(directory / kConfigFileName, config.dump(2) + "\n");
+    ModelDirectoryWriter::createDirectory(directory);
+    array::AtomicFile::write(directory / kConfigFileName,
+                             ModelDirectoryWriter::configText(model->config(), torchDtypeName(precision)));
     SafeTensors::write(directory / kWeightsFileName, tensorsOf(model, precision), {{"format", "pt"}});
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/model/AlbertForPreTraining.h"
+#include "core/model/ModelDirectoryWriter.h"
 #include "core/model/SafeTensors.h"
 
 #include <filesystem>
@@ -17,8 +18,8 @@ enum class StoragePrecision { Float32, Float16, BFloat16 };
 // and carries the metadata {"format": "pt"} that transformers requires.
 class ModelCheckpoint {
 public:
-    static constexpr const char* kConfigFileName = "config.json";
-    static constexpr const char* kWeightsFileName = "model.safetensors";
+    static constexpr const char* kConfigFileName = ModelDirectoryWriter::kConfigFileName;
+    static constexpr const char* kWeightsFileName = ModelDirectoryWriter::kWeightsFileName;
 
     // Creates the directory if needed and writes both files, each atomically. config.json records the
     // precision as "torch_dtype".

@@ -14,6 +14,8 @@ struct InitialValueRule {
     double constant = 0.0; // Constant
     std::optional<std::size_t> zeroRow;
     std::size_t rowLength = 0; // values per row, with zeroRow
+
+    friend bool operator==(const InitialValueRule&, const InitialValueRule&) = default;
 };
 
 } // namespace sahaj::optim

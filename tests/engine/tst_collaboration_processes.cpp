@@ -2,8 +2,8 @@
 // over a real DHT and average over ZeroMQ on loopback. Checks that the members of every group hold
 // bit-identical parameters after each step, that a client never aggregates, that every volunteer ends
 // equal, that the coordinator's checkpoint resumes the run after everyone left (newcomers download the
-// state), that a peer killed with SIGKILL does not stop the others, and that `eval` reads the
-// coordinator's checkpoint.
+// state), that a peer killed with SIGKILL does not stop the others, nor a volunteer's compute core killed
+// the same way, and that `eval` reads the coordinator's checkpoint.
 #include "core/collab/GroupPlanner.h"
 #include "core/collab/PartitionPlan.h"
 #include "core/collab/TensorEncoding.h"
@@ -17,9 +17,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <map>
 #include <memory>
 #include <set>
@@ -123,6 +125,28 @@ class TestCollaborationProcesses : public QObject {
     static QString finalHash(const Peer& peer) {
         return readJsonObject(peer.dir + "/summary.json")["final_params_sha256"].toString();
     }
+    static QString readText(const QString& path) {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+    }
+
+    // The pid of the compute core `peer` runs once it has finished `epochs` epochs (its log names it), or
+    // -1 when that does not happen within two minutes.
+    static qint64 coreAfterEpochs(const Peer& peer, std::size_t epochs) {
+        const QRegularExpression started(QStringLiteral("compute core started: .* \\(pid (\\d+)\\)"));
+        for (int i = 0; i < 1200; ++i) {
+            if (readJsonLines(peer.dir + "/epochs.jsonl").size() >= epochs) {
+                qint64 pid = -1;
+                auto matches = started.globalMatch(readText(peer.dir + "/log.err"));
+                while (matches.hasNext())
+                    pid = matches.next().captured(1).toLongLong();
+                return pid;
+            }
+            QTest::qWait(100);
+        }
+        return -1;
+    }
+
     static qint64 finalEpoch(const Peer& peer) {
         return readJsonObject(peer.dir + "/summary.json")["epoch"].toInteger();
     }
@@ -164,8 +188,17 @@ private Q_SLOTS:
         Peer b = startVolunteer("b", bootstrap, 10, {}, kScalarKernels);
         Peer c = startVolunteer("c", bootstrap, 10, {}, kVectorKernels);
         Peer client = startVolunteer("client", bootstrap, 10, {"--client-mode"}, kVectorKernels);
+        // (g) a's compute core killed with SIGKILL mid-run: a restarts it, loses one micro-batch at most,
+        // and ends equal with the others.
+        const qint64 killedCore = coreAfterEpochs(a, 2);
+        QVERIFY2(killedCore > 0, "volunteer a started no compute core");
+        QCOMPARE(::kill(static_cast<pid_t>(killedCore), SIGKILL), 0);
         QVERIFY2(finishNodes({&a, &b, &c, &client}, 600000), "the volunteers did not reach step 10");
         stopNode(coordinator);
+        const QString log = readText(a.dir + "/log.err");
+        QVERIFY2(log.contains(QStringLiteral("(pid %1) was killed by signal 9").arg(killedCore)) &&
+                     log.contains(QStringLiteral("restarting in")),
+                 "a did not report and restart its killed core");
 
         QVERIFY2(checkGroups({&a, &b, &c, &client, &coordinator}) >= 5, "fewer than 5 rounds were shared");
         // Once a peer's bandwidth is measured, the kernel paces its rounds' connections; they stay equal.

@@ -1,0 +1,110 @@
+// sahaj-core: computes gradients for the engine on one device (docs/compute-cores.md).
+//
+//   sahaj-core --channel-fd 3          serve the engine on the socket it handed over (how the engine starts
+//   it) sahaj-core --self-test [--device D] [--config NAME|PATH] [--micro-batch N]
+//                                      [--seconds S]
+//                                      a short forward/backward; prints the device and samples/s as JSON
+//
+// Exit codes: compute::CoreExitCode.
+
+#include "core/compute/CoreChannel.h"
+#include "core/compute/CoreExitCode.h"
+#include "core/compute/CoreProtocol.h"
+#include "core/device/CoreSelfTest.h"
+#include "core/device/CoreService.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <sys/prctl.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using sahaj::compute::CoreExitCode;
+
+int exitWith(CoreExitCode code) {
+    return static_cast<int>(code);
+}
+
+int usage(const std::string& problem) {
+    std::cerr
+        << "sahaj-core: " << problem << "\n"
+        << "usage: sahaj-core --channel-fd N\n"
+        << "       sahaj-core --self-test [--device cpu|cuda[:N]] [--config NAME|PATH] [--micro-batch N]\n";
+    return exitWith(CoreExitCode::Usage);
+}
+
+int serve(int fd) {
+    // The lifeline: the kernel ends this process when its engine dies, even in the middle of a micro-batch;
+    // a parent that died before the call is caught by the check after it.
+    const pid_t parent = ::getppid();
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent)
+        return exitWith(CoreExitCode::EngineLost);
+    try {
+        sahaj::compute::CoreChannel channel{sahaj::compute::UniqueFd(fd)};
+        sahaj::device::CoreService service(channel);
+        return exitWith(service.run());
+    } catch (const std::exception& e) {
+        std::cerr << "sahaj-core: " << e.what() << "\n";
+        return exitWith(CoreExitCode::Failed);
+    }
+}
+
+int selfTest(const std::vector<std::string>& arguments) {
+    sahaj::device::CoreSelfTestOptions options;
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+        const std::string& name = arguments[i];
+        if (i + 1 >= arguments.size())
+            return usage(name + " needs a value");
+        const std::string& value = arguments[++i];
+        try {
+            if (name == "--device")
+                options.device = value;
+            else if (name == "--config")
+                options.config =
+                    value.find('/') == std::string::npos && value.find(".json") == std::string::npos
+                        ? sahaj::model::AlbertConfig::named(value)
+                        : sahaj::model::AlbertConfig::loadFile(value);
+            else if (name == "--micro-batch")
+                options.microBatch = std::stoi(value);
+            else if (name == "--seconds")
+                options.seconds = std::stod(value);
+            else
+                return usage("unknown option " + name);
+        } catch (const std::exception& e) {
+            return usage(name + ": " + e.what());
+        }
+    }
+    if (options.microBatch < 1 || options.microBatch > 4096)
+        return usage("--micro-batch must be 1 to 4096");
+    if (!(options.seconds > 0.0 && options.seconds <= 3600.0))
+        return usage("--seconds must be above 0 and at most 3600");
+    try {
+        std::cout << sahaj::device::CoreSelfTest::run(options) << std::endl;
+        return exitWith(CoreExitCode::Finished);
+    } catch (const std::exception& e) {
+        std::cout << R"({"ok": false})" << std::endl;
+        std::cerr << "sahaj-core: self-test failed: " << e.what() << "\n";
+        return exitWith(CoreExitCode::BadDevice);
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const std::vector<std::string> arguments(argv + 1, argv + argc);
+    if (arguments.size() == 2 && arguments[0] == "--channel-fd") {
+        char* end = nullptr;
+        const long fd = std::strtol(arguments[1].c_str(), &end, 10);
+        if (end == arguments[1].c_str() || *end != '\0' || fd < 0 || fd > 1024)
+            return usage("--channel-fd takes a descriptor number");
+        return serve(static_cast<int>(fd));
+    }
+    if (!arguments.empty() && arguments[0] == "--self-test")
+        return selfTest(std::vector<std::string>(arguments.begin() + 1, arguments.end()));
+    return usage(arguments.empty() ? "no mode given" : "unknown arguments");
+}

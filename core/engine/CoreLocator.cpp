@@ -1,0 +1,66 @@
+#include "core/engine/CoreLocator.h"
+
+#include "core/compute/CoreManifest.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace sahaj::engine {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> CoreLocator::roots() {
+    std::vector<fs::path> roots;
+    if (const char* listed = std::getenv("SAHAJ_CORES_DIR")) {
+        std::string text = listed;
+        std::size_t begin = 0;
+        while (begin <= text.size()) {
+            const std::size_t end = std::min(text.find(':', begin), text.size());
+            if (end > begin)
+                roots.emplace_back(text.substr(begin, end - begin));
+            begin = end + 1;
+        }
+    }
+    std::error_code error;
+    const fs::path executable = fs::read_symlink("/proc/self/exe", error);
+    if (!error) {
+        const fs::path folder = executable.parent_path();
+        roots.push_back(folder.parent_path() / "lib" / "sahaj" / "cores");
+        roots.push_back(folder.parent_path().parent_path() / "cores");
+    }
+    return roots;
+}
+
+std::vector<CoreLaunch> CoreLocator::launchesFor(const std::string& device, int threads,
+                                                 const std::vector<fs::path>& roots) {
+    const std::string kind = device.rfind("cuda", 0) == 0 ? "cuda" : device;
+    std::vector<std::string> problems;
+    std::vector<compute::CoreManifest> cores = compute::CoreManifest::discover(roots, problems);
+    std::erase_if(cores, [&](const compute::CoreManifest& core) { return core.device != kind; });
+    std::stable_sort(cores.begin(), cores.end(),
+                     [](const auto& a, const auto& b) { return a.preference > b.preference; });
+    if (cores.empty()) {
+        std::string searched;
+        for (const fs::path& root : roots)
+            searched += (searched.empty() ? "" : ", ") + root.string();
+        std::string message = "no compute core for " + device + " is installed (searched " +
+                              (searched.empty() ? std::string("nothing") : searched) +
+                              "; SAHAJ_CORES_DIR adds folders)";
+        for (const std::string& problem : problems)
+            message += "; " + problem;
+        throw std::runtime_error(message);
+    }
+    std::vector<CoreLaunch> launches;
+    for (const compute::CoreManifest& core : cores) {
+        CoreLaunch launch;
+        launch.executable = core.executable;
+        launch.variant = core.name;
+        launch.device = kind == "cuda" && device == "cuda" ? "cuda:0" : device;
+        launch.threads = threads;
+        launches.push_back(launch);
+    }
+    return launches;
+}
+
+} // namespace sahaj::engine
