@@ -120,6 +120,12 @@ binaries=(/usr/bin/sahaj-node /usr/lib/sahaj/cores/cpu/sahaj-core)
 for binary in "${binaries[@]}"; do
   check "$binary finds every library" libraries_found "$binary"
 done
+# libtorch stays behind the compute cores: the desktop app loads none of it (docs/compute-cores.md).
+app_links_no_torch() { ! ldd /usr/bin/sahaj-volunteer | grep -q 'libtorch\|libc10'; }
+[[ " ${targets[*]} " == *" sahaj-volunteer "* ]] &&
+  check "sahaj-volunteer links no libtorch" app_links_no_torch
+core_links_torch() { ldd /usr/lib/sahaj/cores/cpu/sahaj-core | grep -q 'libtorch'; }
+check "the cpu core links libtorch" core_links_torch
 # The cpu core beside its manifest, and its self-test on this machine (docs/compute-cores.md).
 check "cpu core manifest installed" test -s /usr/lib/sahaj/cores/cpu/core.json
 core_self_test() { /usr/lib/sahaj/cores/cpu/sahaj-core --self-test | grep -q '"ok":true'; }
