@@ -2,7 +2,6 @@
 
 #include "core/device/GradientComputer.h"
 #include "core/model/AlbertParameterLayout.h"
-#include "core/optim/ParameterInitializer.h"
 
 #include <nlohmann/json.hpp>
 #include <torch/cuda.h>
@@ -36,14 +35,8 @@ std::string CoreSelfTest::run(const CoreSelfTestOptions& options) {
     const c10::Device device(options.device);
     GradientComputer computer(options.config, device);
     // The run's own initial values, so that the loss is that of an untrained model (about ln V + ln 2).
-    std::vector<float> parameters(static_cast<std::size_t>(computer.parameterCount()));
-    std::size_t offset = 0;
-    for (const model::ParameterLayoutEntry& entry : model::AlbertParameterLayout::of(options.config)) {
-        const auto count = static_cast<std::size_t>(entry.elements());
-        optim::ParameterInitializer::fill(std::span<float>(parameters.data() + offset, count),
-                                          entry.initialValue, 1, entry.name);
-        offset += count;
-    }
+    const std::vector<float> parameters =
+        model::AlbertParameterLayout::initialValues(model::AlbertParameterLayout::of(options.config), 1);
     computer.loadParameters(parameters);
     std::vector<float> gradient(parameters.size());
     std::mt19937_64 random(1);
@@ -62,10 +55,15 @@ std::string CoreSelfTest::run(const CoreSelfTestOptions& options) {
     }
     if (!std::isfinite(loss))
         throw std::runtime_error("the self-test's loss is not finite on " + computer.deviceName());
-    nlohmann::json report = {
+    std::vector<std::string> devices{"cpu"};
+    for (std::size_t i = 0; i < torch::cuda::device_count(); ++i)
+        devices.push_back("cuda:" + std::to_string(i));
+    const nlohmann::json report = {
         {"ok", true},
         {"device", computer.deviceName()},
-        {"samples_per_second", seconds > 0.0 ? options.microBatch * options.steps / seconds : 0.0},
+        {"devices", devices},
+        {"micro_batch", options.microBatch},
+        {"samples_per_second", seconds > 0.0 ? options.microBatch * timed / seconds : 0.0},
         {"loss", loss}};
     return report.dump();
 }

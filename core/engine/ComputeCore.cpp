@@ -128,6 +128,11 @@ std::string ComputeCore::endOfProcess() {
     return describeStatus(status);
 }
 
+void ComputeCore::ended() {
+    const std::string end = endOfProcess();
+    throw ComputeCoreFailure("the " + name_ + " " + end, exitCode_);
+}
+
 void ComputeCore::fail(const std::string& problem) {
     if (pid_ > 0)
         ::kill(pid_, SIGKILL);
@@ -156,8 +161,7 @@ corechannel::CoreMessage ComputeCore::await(corechannel::CoreMessage::BodyCase e
                 std::min(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now),
                          std::chrono::milliseconds(compute::CoreProtocol::kHeartbeatInterval)));
         } catch (const compute::ChannelClosed&) {
-            const std::string end = endOfProcess();
-            throw ComputeCoreFailure("the " + name_ + " " + end, exitCode_);
+            ended();
         } catch (const std::exception& e) {
             fail(std::string("broke the protocol: ") + e.what());
         }
@@ -185,8 +189,7 @@ void ComputeCore::request(const corechannel::CoreMessage& message, const char* w
     try {
         channel_->send(message);
     } catch (const compute::ChannelClosed&) {
-        const std::string end = endOfProcess();
-        throw ComputeCoreFailure("the " + name_ + " " + end, exitCode_);
+        ended();
     } catch (const std::exception& e) {
         fail(std::string("did not take ") + what + ": " + e.what());
     }

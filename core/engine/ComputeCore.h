@@ -73,6 +73,8 @@ private:
     // Sends a request; a core that is gone or does not read fails.
     void request(const corechannel::CoreMessage& message, const char* what);
     [[noreturn]] void fail(const std::string& problem);
+    // The channel closed: the process ended on its own; reaps it and says how.
+    [[noreturn]] void ended();
     std::string endOfProcess(); // reaps the process, says how it ended
 
     CoreLaunch launch_;

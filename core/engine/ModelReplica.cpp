@@ -3,7 +3,6 @@
 #include "core/engine/OptimizerStateArrays.h"
 #include "core/optim/FlatGradientClipping.h"
 #include "core/optim/FlatLamb.h"
-#include "core/optim/ParameterInitializer.h"
 #include "core/optim/WeightDecayExclusion.h"
 
 #include <QCryptographicHash>
@@ -29,14 +28,12 @@ ModelReplica::ModelReplica(const model::AlbertConfig& config, const run::Trainin
       schedule_(settings.lamb.learningRate, settings.warmupSteps,
                 std::max<std::int64_t>(settings.totalSteps, 1)) {
     parameterCount_ = model::AlbertParameterLayout::elements(layout_);
-    parameters_.resize(static_cast<std::size_t>(parameterCount_));
     // The initial values come from the run's seed through plain C++, not from torch's generator, whose
     // normal_ draws other values on CPUs with other vector units.
+    parameters_ = model::AlbertParameterLayout::initialValues(layout_, initSeed);
     std::size_t offset = 0;
     for (const model::ParameterLayoutEntry& entry : layout_) {
         const auto count = static_cast<std::size_t>(entry.elements());
-        optim::ParameterInitializer::fill(std::span<float>(parameters_.data() + offset, count),
-                                          entry.initialValue, initSeed, entry.name);
         const double decay = optim::excludedFromWeightDecay(entry.name) ? 0.0 : settings.lamb.weightDecay;
         segments_.push_back({entry.name, offset, count, decay});
         shapes_.push_back(entry.shape);

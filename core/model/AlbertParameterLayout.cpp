@@ -1,5 +1,7 @@
 #include "core/model/AlbertParameterLayout.h"
 
+#include "core/optim/ParameterInitializer.h"
+
 #include <numeric>
 
 namespace sahaj::model {
@@ -83,6 +85,19 @@ std::int64_t AlbertParameterLayout::elements(const std::vector<ParameterLayoutEn
     for (const ParameterLayoutEntry& entry : layout)
         total += entry.elements();
     return total;
+}
+
+std::vector<float> AlbertParameterLayout::initialValues(const std::vector<ParameterLayoutEntry>& layout,
+                                                        std::uint64_t seed) {
+    std::vector<float> values(static_cast<std::size_t>(elements(layout)));
+    std::size_t offset = 0;
+    for (const ParameterLayoutEntry& entry : layout) {
+        const auto count = static_cast<std::size_t>(entry.elements());
+        optim::ParameterInitializer::fill(std::span<float>(values.data() + offset, count), entry.initialValue,
+                                          seed, entry.name);
+        offset += count;
+    }
+    return values;
 }
 
 } // namespace sahaj::model

@@ -29,6 +29,10 @@ public:
     static std::vector<ParameterLayoutEntry> of(const AlbertConfig& config);
     // The sum of the entries' elements: AlbertConfig::parameterCount().
     static std::int64_t elements(const std::vector<ParameterLayoutEntry>& layout);
+    // Every parameter's initial values in layout order, drawn by optim::ParameterInitializer from `seed`:
+    // the same bits on every CPU.
+    static std::vector<float> initialValues(const std::vector<ParameterLayoutEntry>& layout,
+                                            std::uint64_t seed);
 };
 
 } // namespace sahaj::model

@@ -10,7 +10,6 @@
 #include "core/engine/GradientAccumulator.h"
 #include "core/engine/ModelReplica.h"
 #include "core/model/AlbertParameterLayout.h"
-#include "core/optim/ParameterInitializer.h"
 
 #include <QFile>
 #include <QTest>
@@ -46,15 +45,7 @@ compute::TokenBatch batchFor(const model::AlbertConfig& config, int rows, int wi
 }
 
 std::vector<float> initialParameters(const model::AlbertConfig& config, std::uint64_t seed) {
-    std::vector<float> values(static_cast<std::size_t>(config.parameterCount()));
-    std::size_t offset = 0;
-    for (const model::ParameterLayoutEntry& entry : model::AlbertParameterLayout::of(config)) {
-        const auto count = static_cast<std::size_t>(entry.elements());
-        optim::ParameterInitializer::fill(std::span<float>(values.data() + offset, count), entry.initialValue,
-                                          seed, entry.name);
-        offset += count;
-    }
-    return values;
+    return model::AlbertParameterLayout::initialValues(model::AlbertParameterLayout::of(config), seed);
 }
 
 engine::CoreLaunch cpuCore() {
