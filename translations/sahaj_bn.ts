@@ -77,75 +77,9 @@
         <source>idle time unknown on this desktop: the idle rule cannot apply</source>
         <translation>এই ডেস্কটপে নিষ্ক্রিয় থাকার সময় জানা যায় না: নিষ্ক্রিয়তার নিয়ম প্রয়োগ করা যাবে না</translation>
     </message>
-</context>
-<context>
-    <name>sahaj::store</name>
     <message>
-        <source>%1 is longer than %2 characters</source>
-        <translation>%1 %2 অক্ষরের চেয়ে লম্বা</translation>
-    </message>
-    <message>
-        <source>the weekly schedule allows no hour: it is switched off</source>
-        <translation>সাপ্তাহিক সময়সূচিতে কোনো ঘণ্টাই অনুমোদিত নেই: তাই এটি বন্ধ রাখা হয়েছে</translation>
-    </message>
-    <message>
-        <source>the daily quota was below %1 MB: it is switched off</source>
-        <translation>দৈনিক কোটা %1 MB-এর কম ছিল: তাই এটি বন্ধ রাখা হয়েছে</translation>
-    </message>
-    <message>
-        <source>the country was not a two-letter code: the system&apos;s is used</source>
-        <translation>দেশটি দুই অক্ষরের কোড ছিল না: সিস্টেমের দেশ ব্যবহার করা হচ্ছে</translation>
-    </message>
-    <message>
-        <source>%1 is not a file; the default settings are used</source>
-        <translation>%1 কোনো ফাইল নয়; ডিফল্ট সেটিংস ব্যবহার করা হচ্ছে</translation>
-    </message>
-    <message>
-        <source>%1 cannot be read (%2); the default settings are used</source>
-        <translation>%1 পড়া যাচ্ছে না (%2); ডিফল্ট সেটিংস ব্যবহার করা হচ্ছে</translation>
-    </message>
-    <message>
-        <source>%1 is larger than any settings file (%2 bytes); the default settings are used</source>
-        <translation>%1 যেকোনো সেটিংস ফাইলের চেয়ে বড় (%2 বাইট); ডিফল্ট সেটিংস ব্যবহার করা হচ্ছে</translation>
-    </message>
-</context>
-<context>
-    <name>sahaj::engine::IniReader</name>
-    <message>
-        <source>is not true or false</source>
-        <translation>true বা false নয়</translation>
-    </message>
-    <message>
-        <source>is not a whole number</source>
-        <translation>পূর্ণসংখ্যা নয়</translation>
-    </message>
-    <message>
-        <source>is outside %1..%2</source>
-        <translation>%1..%2 সীমার বাইরে</translation>
-    </message>
-    <message>
-        <source>is not a number</source>
-        <translation>সংখ্যা নয়</translation>
-    </message>
-    <message>
-        <source>is longer than %1 characters</source>
-        <translation>%1 অক্ষরের চেয়ে লম্বা</translation>
-    </message>
-    <message>
-        <source>is not an accepted value</source>
-        <translation>গ্রহণযোগ্য মান নয়</translation>
-    </message>
-    <message>
-        <source>is not 24 digits 0 or 1 (one per hour)</source>
-        <translation>0 বা 1 দিয়ে লেখা ২৪টি অঙ্ক নয় (প্রতি ঘণ্টায় একটি)</translation>
-    </message>
-    <message>
-        <source>%1: not a single value (a list or an encoded object); the default is used</source>
-        <translation>%1: একক মান নয় (একটি তালিকা বা এনকোড করা অবজেক্ট); ডিফল্ট মান ব্যবহার করা হচ্ছে</translation>
-    </message>
-    <message>
-        <source>%1: &quot;%2&quot; %3; the default (%4) is used</source>
-        <translation>%1: &quot;%2&quot; %3; ডিফল্ট মান (%4) ব্যবহার করা হচ্ছে</translation>
+        <source>idle time unknown on this desktop: the GPU computes while the computer is in use</source>
+        <translation>এই ডেস্কটপে নিষ্ক্রিয় থাকার সময় জানা যায় না: কম্পিউটার ব্যবহারের সময়েও GPU গণনা করছে</translation>
     </message>
 </context>
 <context>
@@ -195,10 +129,6 @@
         <translation>ভাষা হতে হবে ইংরেজি (en), বাংলা (bn) অথবা সিস্টেমের ভাষা</translation>
     </message>
     <message>
-        <source>the device must be cpu, cuda or cuda:N</source>
-        <translation>ডিভাইস হতে হবে cpu, cuda অথবা cuda:N</translation>
-    </message>
-    <message>
         <source>the snooze end is not a valid time</source>
         <translation>স্নুজ শেষের সময়টি বৈধ নয়</translation>
     </message>
@@ -221,6 +151,74 @@
     <message>
         <source>the settings still contradict each other (%1); the default settings are used</source>
         <translation>সেটিংসগুলো এখনও পরস্পরবিরোধী (%1); ডিফল্ট সেটিংস ব্যবহার করা হচ্ছে</translation>
+    </message>
+    <message>
+        <source>%1 is longer than %2 characters</source>
+        <translation>%1 %2 অক্ষরের চেয়ে লম্বা</translation>
+    </message>
+    <message>
+        <source>is not true or false</source>
+        <translation>true বা false নয়</translation>
+    </message>
+    <message>
+        <source>is not a whole number</source>
+        <translation>পূর্ণসংখ্যা নয়</translation>
+    </message>
+    <message>
+        <source>is outside %1..%2</source>
+        <translation>%1..%2 সীমার বাইরে</translation>
+    </message>
+    <message>
+        <source>is not a number</source>
+        <translation>সংখ্যা নয়</translation>
+    </message>
+    <message>
+        <source>is longer than %1 characters</source>
+        <translation>%1 অক্ষরের চেয়ে লম্বা</translation>
+    </message>
+    <message>
+        <source>is not an accepted value</source>
+        <translation>গ্রহণযোগ্য মান নয়</translation>
+    </message>
+    <message>
+        <source>is not 24 digits 0 or 1 (one per hour)</source>
+        <translation>0 বা 1 দিয়ে লেখা ২৪টি অঙ্ক নয় (প্রতি ঘণ্টায় একটি)</translation>
+    </message>
+    <message>
+        <source>%1: not a single value (a list or an encoded object); the default is used</source>
+        <translation>%1: একক মান নয় (একটি তালিকা বা এনকোড করা অবজেক্ট); ডিফল্ট মান ব্যবহার করা হচ্ছে</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; %3; the default (%4) is used</source>
+        <translation>%1: &quot;%2&quot; %3; ডিফল্ট মান (%4) ব্যবহার করা হচ্ছে</translation>
+    </message>
+    <message>
+        <source>the weekly schedule allows no hour: it is switched off</source>
+        <translation>সাপ্তাহিক সময়সূচিতে কোনো ঘণ্টাই অনুমোদিত নেই: তাই এটি বন্ধ রাখা হয়েছে</translation>
+    </message>
+    <message>
+        <source>the daily quota was below %1 MB: it is switched off</source>
+        <translation>দৈনিক কোটা %1 MB-এর কম ছিল: তাই এটি বন্ধ রাখা হয়েছে</translation>
+    </message>
+    <message>
+        <source>the country was not a two-letter code: the system&apos;s is used</source>
+        <translation>দেশটি দুই অক্ষরের কোড ছিল না: সিস্টেমের দেশ ব্যবহার করা হচ্ছে</translation>
+    </message>
+    <message>
+        <source>%1 is not a file; the default settings are used</source>
+        <translation>%1 কোনো ফাইল নয়; ডিফল্ট সেটিংস ব্যবহার করা হচ্ছে</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read (%2); the default settings are used</source>
+        <translation>%1 পড়া যাচ্ছে না (%2); ডিফল্ট সেটিংস ব্যবহার করা হচ্ছে</translation>
+    </message>
+    <message>
+        <source>%1 is larger than any settings file (%2 bytes); the default settings are used</source>
+        <translation>%1 যেকোনো সেটিংস ফাইলের চেয়ে বড় (%2 বাইট); ডিফল্ট সেটিংস ব্যবহার করা হচ্ছে</translation>
+    </message>
+    <message>
+        <source>the device must be auto, cpu, cuda or cuda:N</source>
+        <translation>ডিভাইস হতে হবে auto, cpu, cuda অথবা cuda:N</translation>
     </message>
 </context>
 <context>
@@ -834,6 +832,14 @@
         <source>Joining did not start: %1</source>
         <translation>যোগদান শুরু হয়নি: %1</translation>
     </message>
+    <message>
+        <source>Trains with: %1</source>
+        <translation>যা দিয়ে প্রশিক্ষণ চলবে: %1</translation>
+    </message>
+    <message>
+        <source>Passed over: %1</source>
+        <translation>বাদ দেওয়া হয়েছে: %1</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::LimitsFields</name>
@@ -1216,10 +1222,6 @@
         <translation>ডেটা ফোল্ডা&amp;র:</translation>
     </message>
     <message>
-        <source>cpu, cuda (the first GPU) or cuda:N</source>
-        <translation>cpu, cuda (প্রথম GPU) অথবা cuda:N</translation>
-    </message>
-    <message>
         <source>De&amp;vice:</source>
         <translation>ডিভাই&amp;স:</translation>
     </message>
@@ -1302,6 +1304,18 @@
     <message>
         <source>These settings were not saved:</source>
         <translation>এই সেটিংসগুলো সংরক্ষণ করা হয়নি:</translation>
+    </message>
+    <message>
+        <source>auto (every GPU a compute core passes its self-test on, else the CPU), cpu, cuda (the first GPU) or cuda:N</source>
+        <translation>auto (যে প্রতিটি GPU-তে কোনো কম্পিউট কোর তার স্ব-পরীক্ষায় উত্তীর্ণ হয়, নইলে CPU), cpu, cuda (প্রথম GPU) অথবা cuda:N</translation>
+    </message>
+    <message>
+        <source>Use the &amp;GPU while the computer is in use</source>
+        <translation>কম্পিউটার ব্যবহারের সময়েও &amp;GPU ব্যবহার করুন</translation>
+    </message>
+    <message>
+        <source>Off: a GPU computes only after the computer has been idle for the minutes above; the CPU is not affected</source>
+        <translation>বন্ধ থাকলে: ওপরের মিনিটগুলো কম্পিউটার নিষ্ক্রিয় থাকার পরেই কেবল GPU গণনা করে; CPU-র ওপর এর প্রভাব নেই</translation>
     </message>
 </context>
 <context>
@@ -1499,6 +1513,18 @@
     <message>
         <source>%1 points, from epoch %2 to %3; the latest loss is %4</source>
         <translation>%1টি বিন্দু, ইপক %2 থেকে %3; সর্বশেষ লস %4</translation>
+    </message>
+    <message>
+        <source>What computes</source>
+        <translation>কী গণনা করছে</translation>
+    </message>
+    <message>
+        <source>The compute core and device training here; the event log says why others were passed over</source>
+        <translation>এখানে প্রশিক্ষণ চালানো কম্পিউট কোর ও ডিভাইস; অন্যগুলো কেন বাদ পড়েছে তা ঘটনার লগে লেখা আছে</translation>
+    </message>
+    <message>
+        <source>Computing with the %1</source>
+        <translation>গণনা চলছে: %1</translation>
     </message>
 </context>
 <context>

@@ -77,74 +77,8 @@
         <source>idle time unknown on this desktop: the idle rule cannot apply</source>
         <translation type="unfinished"></translation>
     </message>
-</context>
-<context>
-    <name>sahaj::store</name>
     <message>
-        <source>%1 is longer than %2 characters</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the weekly schedule allows no hour: it is switched off</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the daily quota was below %1 MB: it is switched off</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the country was not a two-letter code: the system&apos;s is used</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is not a file; the default settings are used</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 cannot be read (%2); the default settings are used</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is larger than any settings file (%2 bytes); the default settings are used</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>sahaj::engine::IniReader</name>
-    <message>
-        <source>is not true or false</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>is not a whole number</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>is outside %1..%2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>is not a number</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>is longer than %1 characters</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>is not an accepted value</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>is not 24 digits 0 or 1 (one per hour)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: not a single value (a list or an encoded object); the default is used</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: &quot;%2&quot; %3; the default (%4) is used</source>
+        <source>idle time unknown on this desktop: the GPU computes while the computer is in use</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -195,10 +129,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the device must be cpu, cuda or cuda:N</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>the snooze end is not a valid time</source>
         <translation type="unfinished"></translation>
     </message>
@@ -220,6 +150,74 @@
     </message>
     <message>
         <source>the settings still contradict each other (%1); the default settings are used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is longer than %2 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not true or false</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not a whole number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is outside %1..%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is longer than %1 characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not an accepted value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not 24 digits 0 or 1 (one per hour)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: not a single value (a list or an encoded object); the default is used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; %3; the default (%4) is used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the weekly schedule allows no hour: it is switched off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the daily quota was below %1 MB: it is switched off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the country was not a two-letter code: the system&apos;s is used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a file; the default settings are used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be read (%2); the default settings are used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is larger than any settings file (%2 bytes); the default settings are used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the device must be auto, cpu, cuda or cuda:N</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -832,6 +830,14 @@
         <source>Joining did not start: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Trains with: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Passed over: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::LimitsFields</name>
@@ -1214,10 +1220,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>cpu, cuda (the first GPU) or cuda:N</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>De&amp;vice:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1299,6 +1301,18 @@
     </message>
     <message>
         <source>These settings were not saved:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>auto (every GPU a compute core passes its self-test on, else the CPU), cpu, cuda (the first GPU) or cuda:N</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the &amp;GPU while the computer is in use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off: a GPU computes only after the computer has been idle for the minutes above; the CPU is not affected</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1496,6 +1510,18 @@
     </message>
     <message>
         <source>%1 points, from epoch %2 to %3; the latest loss is %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What computes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The compute core and device training here; the event log says why others were passed over</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Computing with the %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -198,6 +198,7 @@ void AppController::decideAndApply() {
         in.onBattery = sensors_->onBattery();
         in.idleMs = sensors_->idleMs();
     }
+    in.computesOnGpu = engine_.snapshot() && engine_.snapshot()->computesOnGpu;
     in.snoozeUntilMs = settings_.snoozeUntilMs;
     in.userPaused = settings_.userPaused;
     QString quotaWarning;

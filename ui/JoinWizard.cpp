@@ -208,6 +208,7 @@ void JoinWizard::showReport(const engine::HardwareReport& report) {
     if (!report.devices.isEmpty()) {
         const QString chosen = device_->currentText();
         device_->clear();
+        device_->addItem(QStringLiteral("auto"));
         device_->addItems(report.devices);
         const int index = device_->findText(chosen);
         device_->setCurrentIndex(index >= 0 ? index : 0);
@@ -219,6 +220,10 @@ void JoinWizard::showReport(const engine::HardwareReport& report) {
     lines << tr("Memory: %1")
                  .arg(report.memoryBytes > 0 ? Figures::bytes(static_cast<double>(report.memoryBytes))
                                              : tr("unknown"));
+    if (!report.training.isEmpty())
+        lines << tr("Trains with: %1").arg(report.training.join(QStringLiteral("; ")));
+    for (const QString& reason : report.passedOver)
+        lines << tr("Passed over: %1").arg(reason);
     if (report.problem.isEmpty())
         lines << tr("Speed on %1 (micro-batch %2): %3 samples/s")
                      .arg(report.device, QLocale().toString(report.microBatch),

@@ -95,9 +95,10 @@ QWidget* SettingsDialog::buildRunPage() {
     device_ = new QComboBox(page);
     device_->setObjectName(QStringLiteral("deviceCombo"));
     device_->setEditable(true);
-    device_->addItems(
-        {QStringLiteral("cpu"), QStringLiteral("cuda"), QStringLiteral("cuda:0"), QStringLiteral("cuda:1")});
-    device_->setToolTip(tr("cpu, cuda (the first GPU) or cuda:N"));
+    device_->addItems({QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("cuda"),
+                       QStringLiteral("cuda:0"), QStringLiteral("cuda:1")});
+    device_->setToolTip(tr("auto (every GPU a compute core passes its self-test on, else the CPU), cpu, cuda "
+                           "(the first GPU) or cuda:N"));
     form->addRow(tr("De&vice:"), device_);
 
     clientMode_ = new QCheckBox(tr("&Connect out only (behind NAT or a firewall)"), page);
@@ -135,11 +136,23 @@ QWidget* SettingsDialog::buildRulesPage() {
     idleMinutes_->setRange(1, 120);
     idleMinutes_->setSuffix(tr(" min"));
     idleMinutes_->setAccessibleName(tr("Idle minutes"));
-    connect(onlyWhenIdle_, &QCheckBox::toggled, idleMinutes_, &QWidget::setEnabled);
     idleRow->addWidget(onlyWhenIdle_);
     idleRow->addWidget(idleMinutes_);
     idleRow->addStretch(1);
     layout->addLayout(idleRow);
+
+    gpuWhileActive_ = new QCheckBox(tr("Use the &GPU while the computer is in use"), page);
+    gpuWhileActive_->setObjectName(QStringLiteral("gpuWhileActiveCheck"));
+    gpuWhileActive_->setToolTip(
+        tr("Off: a GPU computes only after the computer has been idle for the minutes "
+           "above; the CPU is not affected"));
+    layout->addWidget(gpuWhileActive_);
+    // The idle minutes count for both rules: the idle rule, and the GPU's while it may not compute in use.
+    const auto minutesMatter = [this] {
+        idleMinutes_->setEnabled(onlyWhenIdle_->isChecked() || !gpuWhileActive_->isChecked());
+    };
+    connect(onlyWhenIdle_, &QCheckBox::toggled, this, minutesMatter);
+    connect(gpuWhileActive_, &QCheckBox::toggled, this, minutesMatter);
 
     scheduleEnabled_ = new QCheckBox(tr("Compute only in these &hours of the week:"), page);
 
@@ -246,7 +259,8 @@ void SettingsDialog::load(const engine::VolunteerSettings& settings) {
     pauseOnBattery_->setChecked(settings.pauseOnBattery);
     onlyWhenIdle_->setChecked(settings.onlyWhenIdle);
     idleMinutes_->setValue(settings.idleMinutes);
-    idleMinutes_->setEnabled(settings.onlyWhenIdle);
+    gpuWhileActive_->setChecked(settings.gpuWhileActive);
+    idleMinutes_->setEnabled(settings.onlyWhenIdle || !settings.gpuWhileActive);
     scheduleEnabled_->setChecked(settings.scheduleEnabled);
     schedule_->setHours(settings.schedule);
     // toggled() only fires on a change: set the schedule's parts to the loaded value explicitly.
@@ -287,6 +301,7 @@ engine::VolunteerSettings SettingsDialog::editedSettings() const {
     settings.pauseOnBattery = pauseOnBattery_->isChecked();
     settings.onlyWhenIdle = onlyWhenIdle_->isChecked();
     settings.idleMinutes = idleMinutes_->value();
+    settings.gpuWhileActive = gpuWhileActive_->isChecked();
     settings.scheduleEnabled = scheduleEnabled_->isChecked();
     settings.schedule = schedule_->hours();
 

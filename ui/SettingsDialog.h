@@ -66,6 +66,7 @@ private:
     QCheckBox* pauseOnBattery_ = nullptr;
     QCheckBox* onlyWhenIdle_ = nullptr;
     QSpinBox* idleMinutes_ = nullptr;
+    QCheckBox* gpuWhileActive_ = nullptr;
     QCheckBox* scheduleEnabled_ = nullptr;
     WeeklyScheduleGrid* schedule_ = nullptr;
     QList<QWidget*> scheduleParts_; // enabled with the schedule

@@ -1,15 +1,20 @@
 // sahaj-core: computes gradients for the engine on one device (docs/compute-cores.md).
 //
-//   sahaj-core --channel-fd 3          serve the engine on the socket it handed over (how the engine starts
-//   it) sahaj-core --self-test [--device D] [--config NAME|PATH] [--micro-batch N]
-//                                      [--seconds S]
-//                                      a short forward/backward; prints the device and samples/s as JSON
+//   sahaj-core --channel-fd 3
+//       serve the engine on the socket it handed over (how the engine starts it)
+//   sahaj-core --self-test [--device D] [--config NAME|PATH] [--micro-batch N] [--seconds S]
+//       a short forward/backward; prints the device and samples/s as JSON
+//   sahaj-core --detect-gpus
+//       asks the NVIDIA driver for the GPUs (compute::NvmlProbe) and prints its JSON report; the engine
+//       runs it as a child under a deadline (engine::GpuDetection), since a vendor library may crash or
+//       hang
 //
 // Exit codes: compute::CoreExitCode.
 
 #include "core/compute/CoreChannel.h"
 #include "core/compute/CoreExitCode.h"
 #include "core/compute/CoreProtocol.h"
+#include "core/compute/NvmlProbe.h"
 #include "core/device/CoreSelfTest.h"
 #include "core/device/CoreService.h"
 
@@ -33,7 +38,8 @@ int usage(const std::string& problem) {
     std::cerr
         << "sahaj-core: " << problem << "\n"
         << "usage: sahaj-core --channel-fd N\n"
-        << "       sahaj-core --self-test [--device cpu|cuda[:N]] [--config NAME|PATH] [--micro-batch N]\n";
+        << "       sahaj-core --self-test [--device cpu|cuda[:N]] [--config NAME|PATH] [--micro-batch N]\n"
+        << "       sahaj-core --detect-gpus\n";
     return exitWith(CoreExitCode::Usage);
 }
 
@@ -103,6 +109,10 @@ int main(int argc, char** argv) {
         if (end == arguments[1].c_str() || *end != '\0' || fd < 0 || fd > 1024)
             return usage("--channel-fd takes a descriptor number");
         return serve(static_cast<int>(fd));
+    }
+    if (arguments.size() == 1 && arguments[0] == "--detect-gpus") {
+        std::cout << sahaj::compute::NvmlProbe::report(sahaj::compute::NvmlProbe::probe()) << std::endl;
+        return exitWith(CoreExitCode::Finished);
     }
     if (!arguments.empty() && arguments[0] == "--self-test")
         return selfTest(std::vector<std::string>(arguments.begin() + 1, arguments.end()));

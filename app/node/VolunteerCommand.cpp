@@ -34,7 +34,10 @@ void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
          "ADDR"},
         {"client-mode", "Connect out only; aggregate nothing (share 0)."},
         {"aux", "Train nothing; only aggregate (weight 0)."},
-        {"device", "cpu, cuda or cuda:N (default cpu).", "DEVICE"},
+        {"device",
+         "auto (the GPUs whose cores pass their self-test, else the CPU), cpu, cuda or cuda:N (default "
+         "auto).",
+         "DEVICE"},
         {"max-upload-mbps", "Upload cap in Mbit/s (default: none).", "X"},
         {"max-download-mbps", "Download cap in Mbit/s (default: none).", "Y"},
         {"batch", "Samples per micro-batch: bounds memory use (default 8).", "B"},
@@ -47,7 +50,8 @@ void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
          "X"},
         {"attack",
          "Testing a run's defences only: send a corrupted gradient instead of the real one, 'negate' "
-         "(reversed, x1000) or 'random' (a random direction, 1000x the norm) (default none).",
+         "(reversed, x1000) or 'random' (a random direction, 1000x the norm), or a corrupted state, "
+         "'negative-moments' (LAMB's second moments as -1e30 in the state rounds) (default none).",
          "KIND"},
     });
 }
@@ -74,11 +78,12 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
     options.link.stateDonor = options.link.role == wire::ROLE_NODE;
     options.trains = options.link.role != wire::ROLE_AUXILIARY;
     options.dutyCycle = CommandLine::realValue(parser, "max-compute-percent", 100.0, 1.0, 100.0) / 100.0;
-    options.device = parser.isSet("device") ? parser.value("device").toStdString() : "cpu";
+    options.device = parser.isSet("device") ? parser.value("device").toStdString() : "auto";
     if (parser.isSet("attack")) {
         const auto attack = engine::GradientAttack::fromName(parser.value("attack"));
         if (!attack)
-            throw UsageError(("--attack must be none, negate or random, got '" + parser.value("attack") + "'")
+            throw UsageError(("--attack must be none, negate, random or negative-moments, got '" +
+                              parser.value("attack") + "'")
                                  .toStdString());
         options.attack = *attack;
     }

@@ -244,6 +244,22 @@ private:
     }
 
     // Adds a member's values, weighted, into a started part's sum (CenteredClip: keeps them).
+    // Empty when every value at `range` is at or above its floors, else which is not ("with a second
+    // moment of ...").
+    std::string belowFloor(const ElementRange& range, const float* values) const {
+        for (const ValueFloor& floor : options_.floors) {
+            const std::int64_t first = std::max(floor.range.offset, range.offset);
+            const std::int64_t last = std::min(floor.range.end(), range.end());
+            for (std::int64_t i = first; i < last; ++i) {
+                const float value = values[i - range.offset];
+                if (value < floor.lowest)
+                    return "with " + floor.what + " of " + std::to_string(value) + " (below " +
+                           std::to_string(floor.lowest) + ") at element " + std::to_string(i);
+            }
+        }
+        return {};
+    }
+
     void add(PartSum& part, int member, const float* values) {
         const double weight = *weights_[static_cast<std::size_t>(member)];
         if (options_.centeredClip) {
@@ -694,6 +710,8 @@ private:
         } catch (const std::exception& e) {
             return blame(envelope.sender(), true, e.what());
         }
+        if (const std::string below = belowFloor(range, values.data()); !below.empty())
+            return blame(envelope.sender(), true, "a part " + below);
         add(started(part.part()), sender, values.data());
         count(sum, sender);
         Arrivals& arrivals = arrivals_[s];
@@ -803,6 +821,18 @@ private:
             averaged = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(span.size));
         TensorEncoding::decode(message.data.front(), range.size, spec_.encoding,
                                averaged.get() + (range.offset - span.offset));
+        // An aggregator's mean obeys the floors its inputs obey: one below them comes from an aggregator
+        // that added a part it should have refused (its own, say). The span keeps the local values.
+        if (const std::string below = belowFloor(range, averaged.get() + (range.offset - span.offset));
+            !below.empty()) {
+            const std::string why =
+                "aggregator " +
+                QByteArray::fromStdString(spec_.members[aggregator].peerId).toHex().toStdString() +
+                " sent an averaged part " + below;
+            if (secure_) // the connection went to its key: the mean is its own
+                result_.violators.push_back({spec_.members[aggregator].peerId, why});
+            throw net::ProtocolViolation(why);
+        }
         received_[aggregator].insert(part.part());
         if (static_cast<std::int64_t>(received_[aggregator].size()) ==
             plan_.partCount(static_cast<std::int64_t>(aggregator))) {

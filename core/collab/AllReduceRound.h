@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/collab/CenteredClip.h"
+#include "core/collab/ElementRange.h"
 #include "core/collab/GroupSpec.h"
 #include "core/net/WireMessage.h"
 
@@ -17,6 +18,15 @@ class SocketFactory;
 } // namespace sahaj::net
 
 namespace sahaj::collab {
+
+// A range of the averaged vector whose values may not fall below a floor: a state round's second moments
+// (LAMB's v) are never negative, and one negative value would make the averaged state unusable for every
+// member. Checked on every part as it arrives: a sender whose part breaks it is excluded and named.
+struct ValueFloor {
+    ElementRange range;
+    float lowest = 0.0f;
+    std::string what; // "a second moment", for the reason given
+};
 
 struct AllReduceOptions {
     // An aggregator excludes a sender it has heard nothing from for this long (for the parts still owed).
@@ -46,6 +56,8 @@ struct AllReduceOptions {
     // Per member, the most weight its parts may carry (WeightBounds: what it reported in its signed
     // progress); empty: any plausible sample count.
     std::vector<double> maxWeights;
+    // Ranges of the vector with a floor (ValueFloor); empty: any finite value.
+    std::vector<ValueFloor> floors;
 };
 
 struct AllReduceResult {

@@ -341,6 +341,7 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         if (!state)
             roundOptions.maxWeights =
                 collab::WeightBounds::of(spec, s.tracker.remoteRecords(), SystemClock::now());
+        roundOptions.floors = state ? options_.stateFloors : std::vector<collab::ValueFloor>{};
         roundOptions.downloadBytesPerSecond = options_.downloadBytesPerSecond;
         collab::AllReduceRound round(spec, s.codec, s.sockets, s.routerOrNull(), roundOptions);
         const auto began = SteadyClock::now();

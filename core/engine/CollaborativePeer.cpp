@@ -4,7 +4,7 @@
 #include "core/collab/StateSnapshot.h"
 #include "core/collab/TensorEncoding.h"
 #include "core/collab/ThroughputEstimator.h"
-#include "core/engine/CoreLocator.h"
+#include "core/engine/CorePlanner.h"
 #include "core/engine/CoreSupervisor.h"
 #include "core/engine/GradientAccumulator.h"
 #include "core/engine/ModelReplica.h"
@@ -48,6 +48,19 @@ std::string hex(const std::string& bytes) {
     return QByteArray::fromStdString(bytes).toHex().toStdString();
 }
 
+// Who a round excluded and why, into the epoch's report. The reasons are not one per excluded peer: a
+// round also notes problems that exclude nobody (this peer's own vector was not finite, a mean
+// overflowed, a member did not confirm a span).
+void noteProblems(const RoundOutcome& outcome, EpochReport& report) {
+    if (!outcome.excluded.empty()) {
+        std::string peers;
+        for (const std::string& peer : outcome.excluded)
+            peers += (peers.empty() ? "" : ", ") + hex(peer).substr(0, 16);
+        report.problems.push_back("excluded " + peers);
+    }
+    report.problems.insert(report.problems.end(), outcome.violations.begin(), outcome.violations.end());
+}
+
 } // namespace
 
 CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(options)) {
@@ -62,13 +75,15 @@ CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(o
         data.sequenceLength = static_cast<int>(training.sequenceLength);
         data.mlmProbability = training.mlmProbability;
         data.documents = training.documents;
-        // The cores are looked up now, so that a machine without one says so before it joins; the first
-        // starts with the first micro-batch.
-        std::vector<CoreLaunch> launches = CoreLocator::launchesFor(options_.device, options_.computeThreads);
-        for (CoreLaunch& launch : launches)
-            launch.seed = data.seed;
-        std::vector<std::unique_ptr<CoreSupervisor>> cores; // one: the CPU, or the GPU chosen
-        cores.push_back(std::make_unique<CoreSupervisor>(std::move(launches), manifest.model));
+        // The cores are chosen now (the GPU check, the GPU cores' self-tests), so that a machine without
+        // one says so before it joins; each starts with its first micro-batch.
+        computePlan_ = CorePlanner::forThisMachine(options_.device, options_.computeThreads);
+        std::vector<std::unique_ptr<CoreSupervisor>> cores; // one per device: the CPU, or each GPU chosen
+        for (std::vector<CoreLaunch> launches : computePlan_.devices) {
+            for (CoreLaunch& launch : launches)
+                launch.seed = data.seed;
+            cores.push_back(std::make_unique<CoreSupervisor>(std::move(launches), manifest.model));
+        }
         accumulator_ =
             std::make_unique<GradientAccumulator>(data, std::move(cores), replica_->parameterCount());
     }
@@ -85,6 +100,7 @@ CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(o
     link.targetBatchSize = static_cast<std::uint64_t>(training.targetBatchSize);
     link.vectorSize = replica_->averagedVectorSize();
     link.stateVectorSize = replica_->averagedStateSize();
+    link.stateFloors = replica_->stateFloors();
     link.encoding = training.wireDtype == run::WireDtype::Int8 ? collab::TensorEncoding::uint8Blockwise()
                                                                : collab::TensorEncoding::fp16();
     link.parameterAveragingEvery = training.parameterAveragingEvery;
@@ -194,6 +210,11 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerCo
     throughput.resume(collab::ThroughputEstimator::Clock::now());
     auto nextStatus = std::chrono::steady_clock::now() + options_.statusInterval;
     bool wasPaused = false;
+    if (events.onMessage && accumulator_) {
+        events.onMessage("computing with the " + computePlan_.summary());
+        for (const std::string& reason : computePlan_.passedOver)
+            events.onMessage("passed over: " + reason);
+    }
     while (!stop.load() && !controls.stop.load() && replica_->epoch() < stopAt) {
         const bool running = obey(controls, events);
         if (!running) {
@@ -330,15 +351,7 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
     report.bytesSent = outcome.bytesSent;
     report.bytesReceived = outcome.bytesReceived;
     report.pacedConnections = outcome.pacedConnections;
-    // The reasons are not one per excluded peer: a round also notes problems that exclude nobody (this
-    // peer's own vector was not finite, a mean overflowed, a member did not confirm a span).
-    if (!outcome.excluded.empty()) {
-        std::string peers;
-        for (const std::string& peer : outcome.excluded)
-            peers += (peers.empty() ? "" : ", ") + hex(peer).substr(0, 16);
-        report.problems.push_back("excluded " + peers);
-    }
-    report.problems.insert(report.problems.end(), outcome.violations.begin(), outcome.violations.end());
+    noteProblems(outcome, report);
     if (outcome.alone && samples == 0) {
         // Nobody to average with and nothing learnt: no step (the epoch stays, the others lead).
         report.epoch = replica_->epoch();
@@ -362,10 +375,20 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
     report.gradientNorm = step.gradientNorm;
 
     if (!outcome.alone && averageParameters) {
-        RoundOutcome parameters = link_->average(group, replica_->stateVector(), 1.0, true);
+        std::vector<float> state = replica_->stateVector();
+        GradientAttack::applyToState(options_.attack, state, replica_->parameterCount());
+        RoundOutcome parameters = link_->average(group, std::move(state), 1.0, true);
+        noteProblems(parameters, report);
         if (parameters.complete) {
-            replica_->setStateVector(parameters.values);
-            report.parametersAveraged = true;
+            try {
+                replica_->setStateVector(parameters.values);
+                report.parametersAveraged = true;
+            } catch (const std::invalid_argument& e) {
+                // Every part was checked on arrival; should a bad state get through all the same, this
+                // peer keeps its own (the group's step is in it) rather than stop training.
+                report.problems.push_back(std::string("the averaged state was refused (") + e.what() +
+                                          "): this peer keeps its own");
+            }
         }
         report.roundSeconds += parameters.seconds;
         report.bytesSent += parameters.bytesSent;

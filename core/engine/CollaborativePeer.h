@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/engine/CollaborationLink.h"
+#include "core/engine/CorePlan.h"
 #include "core/engine/EpochReport.h"
 #include "core/engine/PeerControls.h"
 #include "core/engine/PeerOptions.h"
@@ -57,6 +58,9 @@ public:
     std::int64_t batchTokens() const;
     std::uint64_t epoch() const;
     std::string parametersSha256() const;
+    // What computes this peer's gradients, and what was passed over (empty for a peer that trains
+    // nothing).
+    const CorePlan& computePlan() const { return computePlan_; }
     // The coordinator's checkpoint, written now (also done every checkpointEvery epochs and by run()
     // when it ends).
     void saveCheckpoint();
@@ -70,6 +74,7 @@ private:
 
     PeerOptions options_;
     std::unique_ptr<ModelReplica> replica_;
+    CorePlan computePlan_;
     std::unique_ptr<GradientAccumulator> accumulator_;
     std::unique_ptr<CollaborationLink> link_; // null while paused
     LinkOptions linkOptions_;                 // to rejoin with after a pause

@@ -61,9 +61,11 @@ struct EngineSnapshot {
     bool finishingStep = false;          // will pause once the current step is done
 
     QString runId;
-    QString peerId; // hex, empty before the first join
-    QString role;   // "node", "client", "auxiliary"
-    QString device;
+    QString peerId;  // hex, empty before the first join
+    QString role;    // "node", "client", "auxiliary"
+    QString device;  // the setting: "auto", "cpu", "cuda:N"
+    QString compute; // what computes: "cuda core on cuda:0 (NVIDIA H200)", empty before the cores are chosen
+    bool computesOnGpu = false; // a GPU core trains (the GPU pause rule applies)
 
     std::uint64_t localEpoch = 0;
     std::uint64_t globalEpoch = 0;

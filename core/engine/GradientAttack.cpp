@@ -1,5 +1,6 @@
 #include "core/engine/GradientAttack.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -12,11 +13,13 @@ std::optional<GradientAttack::Kind> GradientAttack::fromName(const QString& name
         return Kind::Negate;
     if (name == QLatin1String("random"))
         return Kind::Random;
+    if (name == QLatin1String("negative-moments"))
+        return Kind::NegativeMoments;
     return std::nullopt;
 }
 
 void GradientAttack::apply(Kind kind, std::vector<float>& vector, std::uint64_t seed) {
-    if (kind == Kind::None || vector.empty())
+    if (kind == Kind::None || kind == Kind::NegativeMoments || vector.empty())
         return;
     if (kind == Kind::Negate) {
         for (float& value : vector)
@@ -38,6 +41,13 @@ void GradientAttack::apply(Kind kind, std::vector<float>& vector, std::uint64_t 
     const double scale = kScale * norm / std::sqrt(length);
     for (std::size_t i = 0; i < vector.size(); ++i)
         vector[i] = static_cast<float>(direction[i] * scale);
+}
+
+void GradientAttack::applyToState(Kind kind, std::vector<float>& state, std::int64_t parameterCount) {
+    if (kind != Kind::NegativeMoments || parameterCount <= 0 ||
+        state.size() != static_cast<std::size_t>(3 * parameterCount))
+        return;
+    std::fill(state.begin() + 2 * parameterCount, state.end(), -1e30f);
 }
 
 } // namespace sahaj::engine

@@ -1,11 +1,8 @@
 #include "core/engine/HardwareProbe.h"
 
 #include "core/engine/CoreLocator.h"
-
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QProcess>
+#include "core/engine/CorePlanner.h"
+#include "core/engine/CoreSelfTestProcess.h"
 
 #include <unistd.h>
 
@@ -19,14 +16,11 @@ qint64 physicalMemory() {
     return pages > 0 && size > 0 ? static_cast<qint64>(pages) * size : 0;
 }
 
-// Why the core failed, in its words: its first "sahaj-core: ..." line on standard error (a usage text
-// may follow it), else its last line.
-QString reasonIn(const QByteArray& text) {
-    const QList<QByteArray> lines = text.trimmed().split('\n');
-    for (const QByteArray& line : lines)
-        if (line.startsWith("sahaj-core: "))
-            return QString::fromUtf8(line.mid(12)).trimmed().left(300);
-    return lines.isEmpty() ? QString() : QString::fromUtf8(lines.last()).trimmed().left(300);
+QStringList linesOf(const std::vector<std::string>& lines) {
+    QStringList list;
+    for (const std::string& line : lines)
+        list << QString::fromStdString(line);
+    return list;
 }
 
 } // namespace
@@ -44,50 +38,28 @@ HardwareReport HardwareProbe::measure(const QString& device, int microBatch, con
     }
     CoreLaunch core;
     try {
-        core = CoreLocator::launchesFor(device.toStdString(), 0).front();
+        if (device == QLatin1String("auto")) {
+            // What the engine would train on: the GPU check, the GPU cores' self-tests, the fallbacks.
+            const CorePlan plan = CorePlanner::forThisMachine("auto", 0);
+            report.training = linesOf(plan.training);
+            report.passedOver = linesOf(plan.passedOver);
+            core = plan.devices.front().front();
+            report.device = QString::fromStdString(core.device);
+        } else {
+            core = CoreLocator::launchesFor(device.toStdString(), 0).front();
+        }
     } catch (const std::exception& e) {
         report.problem = QString::fromStdString(e.what());
         return report;
     }
-    QProcess process;
-    process.start(QString::fromStdString(core.executable.string()),
-                  {QStringLiteral("--self-test"), QStringLiteral("--device"),
-                   QString::fromStdString(core.device), QStringLiteral("--config"),
-                   QString::fromStdString(model), QStringLiteral("--micro-batch"),
-                   QString::number(microBatch)});
-    if (!process.waitForStarted(30000)) {
-        report.problem = QStringLiteral("the %1 core could not start (%2)")
-                             .arg(QString::fromStdString(core.variant), process.errorString());
+    const CoreSelfTestProcess::Result measured = CoreSelfTestProcess::run(core, model, microBatch, timeoutMs);
+    if (!measured.problem.isEmpty()) {
+        report.problem = measured.problem;
         return report;
     }
-    process.closeWriteChannel();
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished(5000);
-        report.problem = QStringLiteral("the %1 core's self-test did not end within %2 s")
-                             .arg(QString::fromStdString(core.variant))
-                             .arg(timeoutMs / 1000);
-        return report;
-    }
-    const QJsonObject result = QJsonDocument::fromJson(process.readAllStandardOutput().trimmed()).object();
-    if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0 || !result["ok"].toBool()) {
-        const QString why = reasonIn(process.readAllStandardError());
-        report.problem = why.isEmpty() ? QStringLiteral("the %1 core's self-test failed (exit status %2)")
-                                             .arg(QString::fromStdString(core.variant))
-                                             .arg(process.exitCode())
-                                       : why;
-        return report;
-    }
-    const double speed = result["samples_per_second"].toDouble();
-    if (!(speed > 0.0 && speed < 1e9)) {
-        report.problem = QStringLiteral("the core's self-test reported no speed");
-        return report;
-    }
-    report.samplesPerSecond = speed;
-    report.devices.clear();
-    for (const QJsonValue& name : result["devices"].toArray())
-        if (name.isString() && report.devices.size() < 64)
-            report.devices << name.toString().left(40);
+    report.samplesPerSecond = measured.samplesPerSecond;
+    if (!measured.devices.isEmpty())
+        report.devices = measured.devices;
     if (!report.devices.contains(QStringLiteral("cpu")))
         report.devices.prepend(QStringLiteral("cpu"));
     return report;

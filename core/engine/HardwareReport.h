@@ -15,6 +15,10 @@ struct HardwareReport {
     int microBatch = 0;          // samples per forward/backward measured with
     double samplesPerSecond = 0; // forward + backward of the run's model (or sahajBERT's when no run yet)
     QString problem;             // why the measurement failed, empty when it worked
+    // With the device "auto": what the engine would train on and what it passed over, and why
+    // (engine::CorePlan).
+    QStringList training;
+    QStringList passedOver;
 };
 
 } // namespace sahaj::engine

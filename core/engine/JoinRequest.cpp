@@ -4,6 +4,11 @@
 
 namespace sahaj::engine {
 
+bool JoinRequest::isDeviceName(const QString& text) {
+    static const QRegularExpression name(QStringLiteral("^(auto|cpu|cuda|cuda:[0-9]{1,2})$"));
+    return name.match(text).hasMatch();
+}
+
 QString JoinRequest::problem() const {
     if (run.trimmed().isEmpty())
         return QStringLiteral("choose the run to join: paste its join link or pick its join file");
@@ -12,9 +17,8 @@ QString JoinRequest::problem() const {
     static const QRegularExpression countryCode(QStringLiteral("^[A-Z]{2}$"));
     if (!country.isEmpty() && !countryCode.match(country).hasMatch())
         return QStringLiteral("the country must be a two-letter ISO 3166 code such as BD, or none");
-    static const QRegularExpression deviceName(QStringLiteral("^(cpu|cuda|cuda:[0-9]{1,2})$"));
-    if (!deviceName.match(device).hasMatch())
-        return QStringLiteral("the device must be cpu, cuda or cuda:N");
+    if (!isDeviceName(device))
+        return QStringLiteral("the device must be auto, cpu, cuda or cuda:N");
     if (!organiser.isEmpty() &&
         !QRegularExpression(QStringLiteral("^[0-9a-fA-F]{64}$")).match(organiser).hasMatch())
         return QStringLiteral("the organiser key must be 64 hexadecimal digits");

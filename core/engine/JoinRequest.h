@@ -24,7 +24,7 @@ struct JoinRequest {
     QString dataDir;      // where the run's data shard is, empty: the manifest's path
     QString listen = QStringLiteral("127.0.0.1:0"); // where this peer accepts connections
     bool clientMode = false;                        // connect out only (behind NAT or a firewall)
-    QString device = QStringLiteral("cpu");         // "cpu", "cuda", "cuda:N"
+    QString device = QStringLiteral("auto");        // "auto", "cpu", "cuda", "cuda:N"
     // The country this peer shows on the others' peer maps (ISO 3166 alpha-2), empty: not shared.
     QString country;
     EngineLimits limits;
@@ -34,6 +34,9 @@ struct JoinRequest {
 
     // Empty when the request can be tried, else one sentence saying what is missing or wrong.
     QString problem() const;
+    // "auto" (the GPUs whose cores pass their self-test, else the CPU: engine::CorePlanner), "cpu",
+    // "cuda" (the first GPU) or "cuda:N".
+    static bool isDeviceName(const QString& text);
 };
 
 } // namespace sahaj::engine

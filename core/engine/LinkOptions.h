@@ -57,6 +57,9 @@ struct LinkOptions {
     std::int64_t vectorSize = 0; // the averaged gradient vector (ModelReplica::averagedVectorSize)
     // The state averaged every parameterAveragingEvery epochs (ModelReplica::averagedStateSize).
     std::int64_t stateVectorSize = 0;
+    // Ranges of the state vector that may not fall below a floor (ModelReplica::stateFloors): a part that
+    // breaks one excludes its sender from the state round.
+    std::vector<collab::ValueFloor> stateFloors;
     wire::Encoding encoding; // of gradients; parameters always travel as fp32
     std::int64_t parameterAveragingEvery = 5;
 

@@ -90,6 +90,10 @@ void ModelReplica::setStateVector(const std::vector<float>& values) {
     ++generation_;
 }
 
+std::vector<collab::ValueFloor> ModelReplica::stateFloors() const {
+    return {{collab::ElementRange{2 * parameterCount_, parameterCount_}, 0.0f, "a second moment"}};
+}
+
 collab::TrainingState ModelReplica::exportState() const {
     collab::TrainingState state;
     state.epoch = epoch_;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/array/SafeTensorsImage.h"
+#include "core/collab/AllReduceRound.h"
 #include "core/collab/TrainingState.h"
 #include "core/model/AlbertConfig.h"
 #include "core/model/AlbertParameterLayout.h"
@@ -84,6 +85,9 @@ public:
     // Throws std::invalid_argument for a vector of the wrong size or with non-finite values (nothing
     // changes then).
     void setStateVector(const std::vector<float>& values);
+    // What every part of a state round must respect (collab::ValueFloor): LAMB's second moments, the
+    // vector's last third, are never negative.
+    std::vector<collab::ValueFloor> stateFloors() const;
 
     collab::TrainingState exportState() const;
     // The parameters as fp32 arrays by name: a Hugging Face model file's content (ModelDirectoryWriter).

@@ -9,6 +9,7 @@ PausePolicy::Rules PausePolicy::Rules::of(const engine::VolunteerSettings& setti
     rules.pauseOnBattery = settings.pauseOnBattery;
     rules.onlyWhenIdle = settings.onlyWhenIdle;
     rules.idleMinutes = settings.idleMinutes;
+    rules.gpuWhileActive = settings.gpuWhileActive;
     rules.scheduleEnabled = settings.scheduleEnabled;
     rules.schedule = settings.schedule;
     rules.dailyQuotaMB = settings.dailyQuotaMB;
@@ -28,8 +29,11 @@ PausePolicy::Decision PausePolicy::operator()(const Inputs& in) const {
     QStringList warnings;
     if (rules.pauseOnBattery && !in.onBattery.has_value())
         warnings << tr("battery state unknown on this machine: the battery rule cannot apply");
+    const bool gpuRule = in.computesOnGpu && !rules.gpuWhileActive;
     if (rules.onlyWhenIdle && !in.idleMs.has_value())
         warnings << tr("idle time unknown on this desktop: the idle rule cannot apply");
+    else if (gpuRule && !in.idleMs.has_value())
+        warnings << tr("idle time unknown on this desktop: the GPU computes while the computer is in use");
     decision.warning = warnings.join(QLatin1Char(' '));
 
     const qint64 quotaBytes = rules.dailyQuotaMB > 0 ? rules.dailyQuotaMB * kBytesPerMB : 0;
@@ -47,7 +51,7 @@ PausePolicy::Decision PausePolicy::operator()(const Inputs& in) const {
     else if (rules.scheduleEnabled &&
              (outsideWeek || !rules.schedule.test(in.local.day * 24 + in.local.hour)))
         decision.cause = PauseCause::OutsideSchedule;
-    else if (rules.onlyWhenIdle && in.idleMs.has_value() &&
+    else if ((rules.onlyWhenIdle || gpuRule) && in.idleMs.has_value() &&
              *in.idleMs < qint64(rules.idleMinutes) * 60 * 1000)
         decision.cause = PauseCause::UserActive;
     if (decision.cause == PauseCause::Snooze)

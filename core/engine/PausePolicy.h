@@ -17,6 +17,8 @@ namespace sahaj::engine {
 //
 // When several causes hold, the one the user chose most directly wins:
 //   User > Snooze > QuotaReached > OnBattery > OutsideSchedule > UserActive.
+// UserActive comes from the idle rule, or from the GPU rule: a GPU computes only while the user is away
+// (idle for idleMinutes) unless gpuWhileActive allows it.
 // A sensor that cannot be read never pauses: a desktop without UPower or an idle monitor keeps computing,
 // and the decision carries a warning naming the rule that cannot apply.
 class PausePolicy {
@@ -30,6 +32,7 @@ public:
         bool pauseOnBattery = true;
         bool onlyWhenIdle = false;
         int idleMinutes = 5;
+        bool gpuWhileActive = false; // else a GPU that computes pauses while the user is active
         bool scheduleEnabled = false;
         engine::VolunteerSettings::WeeklyHours schedule = engine::VolunteerSettings::WeeklyHours().set();
         qint64 dailyQuotaMB = 0; // up and down together per local day; 0: none
@@ -52,6 +55,7 @@ public:
         Rules rules;
         std::optional<bool> onBattery; // nullopt: unknown, the battery rule cannot apply
         std::optional<qint64> idleMs;  // since the user's last input; nullopt: unknown
+        bool computesOnGpu = false;    // the engine's cores train on a GPU (EngineSnapshot::computesOnGpu)
         qint64 transferTodayBytes = 0; // up and down since the start of the local day
         qint64 snoozeUntilMs = 0;      // 0: not snoozed
         bool userPaused = false;

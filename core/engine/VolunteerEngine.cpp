@@ -151,8 +151,11 @@ void VolunteerEngine::startWorker(JoinRequest request) {
             store::ContributionLedger ledger(ledgerPath);
             CollaborativePeer peer(std::move(options));
             post([this, id = QString::fromStdString(peer.peerIdHex()),
-                  role = QString::fromStdString(peer.role()), runId, epoch = peer.epoch(),
-                  target] { workerJoined(id, role, runId, epoch, target); });
+                  role = QString::fromStdString(peer.role()), runId, epoch = peer.epoch(), target,
+                  compute = QString::fromStdString(peer.computePlan().summary()),
+                  gpu = peer.computePlan().usesGpu()] {
+                workerJoined(id, role, runId, epoch, target, compute, gpu);
+            });
 
             TransferMinutes minutes;
             CollaborativePeer::Events events;
@@ -305,8 +308,10 @@ void VolunteerEngine::checkHardware(const QString& device, int microBatch) {
 }
 
 void VolunteerEngine::workerJoined(QString peerId, QString role, QString runId, std::uint64_t epoch,
-                                   std::uint64_t target) {
+                                   std::uint64_t target, QString compute, bool computesOnGpu) {
     working_.peerId = peerId;
+    working_.compute = compute;
+    working_.computesOnGpu = computesOnGpu;
     working_.role = role;
     working_.runId = runId;
     working_.localEpoch = epoch;

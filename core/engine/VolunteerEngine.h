@@ -43,7 +43,8 @@ private:
 
     void startWorker(JoinRequest request);
     // On this object's thread, from the worker:
-    void workerJoined(QString peerId, QString role, QString runId, std::uint64_t epoch, std::uint64_t target);
+    void workerJoined(QString peerId, QString role, QString runId, std::uint64_t epoch, std::uint64_t target,
+                      QString compute, bool computesOnGpu);
     void workerStatus(LinkStatus status, std::uint64_t localSamples);
     void workerEpoch(EpochReport report, bool pausedAfter);
     void workerMessage(QString text);

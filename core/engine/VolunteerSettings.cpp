@@ -1,5 +1,6 @@
 #include "core/engine/VolunteerSettings.h"
 
+#include "core/engine/JoinRequest.h"
 #include "core/store/LedgerLimits.h"
 
 #include <QCoreApplication>
@@ -35,19 +36,9 @@ constexpr qint64 kMaxFileBytes = 1024 * 1024;
 constexpr const char* kDayKeys[7] = {"monday", "tuesday",  "wednesday", "thursday",
                                      "friday", "saturday", "sunday"};
 
-// Sentences the settings dialog shows: translatable, although this is QtCore code.
-QString tr(const char* text) {
-    return QCoreApplication::translate("sahaj::engine::VolunteerSettings", text);
-}
-
 bool isCountryCode(const QString& text) {
     static const QRegularExpression code(QStringLiteral("^[A-Z]{2}$"));
     return code.match(text).hasMatch();
-}
-
-bool isDeviceName(const QString& text) {
-    static const QRegularExpression name(QStringLiteral("^(cpu|cuda|cuda:[0-9]{1,2})$"));
-    return name.match(text).hasMatch();
 }
 
 bool isLanguage(const QString& text) {
@@ -72,7 +63,9 @@ void checkTextLengths(const VolunteerSettings& s, QStringList& problems) {
     };
     for (const auto& [text, name] : fields)
         if (text->size() > kMaxTextLength)
-            problems << tr("%1 is longer than %2 characters").arg(tr(name)).arg(kMaxTextLength);
+            problems << VolunteerSettings::tr("%1 is longer than %2 characters")
+                            .arg(VolunteerSettings::tr(name))
+                            .arg(kMaxTextLength);
 }
 
 // Reads typed values out of the INI file. A key that is absent keeps its default silently (an older file);
@@ -91,7 +84,7 @@ public:
         else if (value == QLatin1String("false") || value == QLatin1String("0"))
             field = false;
         else
-            fallBack(key, text, tr("is not true or false"),
+            fallBack(key, text, VolunteerSettings::tr("is not true or false"),
                      field ? QStringLiteral("true") : QStringLiteral("false"));
     }
 
@@ -102,9 +95,10 @@ public:
         bool ok = false;
         const qint64 value = text.trimmed().toLongLong(&ok);
         if (!ok)
-            fallBack(key, text, tr("is not a whole number"), QString::number(field));
+            fallBack(key, text, VolunteerSettings::tr("is not a whole number"), QString::number(field));
         else if (value < min || value > max)
-            fallBack(key, text, tr("is outside %1..%2").arg(min).arg(max), QString::number(field));
+            fallBack(key, text, VolunteerSettings::tr("is outside %1..%2").arg(min).arg(max),
+                     QString::number(field));
         else
             field = value;
     }
@@ -123,7 +117,7 @@ public:
         bool ok = false;
         const double value = text.trimmed().toDouble(&ok);
         if (!ok || !std::isfinite(value))
-            fallBack(key, text, tr("is not a number"), QString::number(field));
+            fallBack(key, text, VolunteerSettings::tr("is not a number"), QString::number(field));
         else if (const QString why = problem(value); !why.isEmpty())
             fallBack(key, text, why, QString::number(field));
         else
@@ -136,9 +130,9 @@ public:
             return;
         if (value.size() > kMaxTextLength)
             fallBack(key, value.left(40) + QStringLiteral("…"),
-                     tr("is longer than %1 characters").arg(kMaxTextLength), field);
+                     VolunteerSettings::tr("is longer than %1 characters").arg(kMaxTextLength), field);
         else if (!acceptable(value))
-            fallBack(key, value, tr("is not an accepted value"), field);
+            fallBack(key, value, VolunteerSettings::tr("is not an accepted value"), field);
         else
             field = value;
     }
@@ -155,7 +149,8 @@ public:
         static const QRegularExpression hours(QStringLiteral("^[01]{24}$"));
         const QString value = text.trimmed();
         if (!hours.match(value).hasMatch()) {
-            fallBack(key, text, tr("is not 24 digits 0 or 1 (one per hour)"), scheduleDayText(schedule, day));
+            fallBack(key, text, VolunteerSettings::tr("is not 24 digits 0 or 1 (one per hour)"),
+                     scheduleDayText(schedule, day));
             return;
         }
         for (int hour = 0; hour < 24; ++hour)
@@ -169,8 +164,9 @@ private:
             return false;
         const QVariant value = ini_.value(key);
         if (value.typeId() != QMetaType::QString) {
-            problems_
-                << tr("%1: not a single value (a list or an encoded object); the default is used").arg(key);
+            problems_ << VolunteerSettings::tr(
+                             "%1: not a single value (a list or an encoded object); the default is used")
+                             .arg(key);
             return false;
         }
         text = value.toString();
@@ -178,7 +174,8 @@ private:
     }
 
     void fallBack(const QString& key, const QString& text, const QString& why, const QString& kept) {
-        problems_ << tr("%1: \"%2\" %3; the default (%4) is used").arg(key, text, why, kept);
+        problems_
+            << VolunteerSettings::tr("%1: \"%2\" %3; the default (%4) is used").arg(key, text, why, kept);
     }
 
     QSettings& ini_;
@@ -190,17 +187,18 @@ private:
 void undoContradictions(VolunteerSettings& s, QStringList& problems) {
     if (s.scheduleEnabled && s.schedule.none()) {
         s.scheduleEnabled = false;
-        problems << tr("the weekly schedule allows no hour: it is switched off");
+        problems << VolunteerSettings::tr("the weekly schedule allows no hour: it is switched off");
     }
     if (s.dailyQuotaMB > 0 && s.dailyQuotaMB < kMinDailyQuotaMB) {
         s.dailyQuotaMB = 0;
-        problems << tr("the daily quota was below %1 MB: it is switched off").arg(kMinDailyQuotaMB);
+        problems << VolunteerSettings::tr("the daily quota was below %1 MB: it is switched off")
+                        .arg(kMinDailyQuotaMB);
     }
     if (!s.shareCountry)
         return;
     if (!s.country.isEmpty() && !isCountryCode(s.country)) {
         s.country.clear();
-        problems << tr("the country was not a two-letter code: the system's is used");
+        problems << VolunteerSettings::tr("the country was not a two-letter code: the system's is used");
     }
 }
 
@@ -211,17 +209,19 @@ std::optional<QByteArray> readSettingsFile(const QString& path, QStringList& pro
     if (!info.exists())
         return std::nullopt;
     if (!info.isFile()) {
-        problems << tr("%1 is not a file; the default settings are used").arg(path);
+        problems << VolunteerSettings::tr("%1 is not a file; the default settings are used").arg(path);
         return std::nullopt;
     }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        problems << tr("%1 cannot be read (%2); the default settings are used").arg(path, file.errorString());
+        problems << VolunteerSettings::tr("%1 cannot be read (%2); the default settings are used")
+                        .arg(path, file.errorString());
         return std::nullopt;
     }
     QByteArray bytes = file.read(kMaxFileBytes + 1);
     if (bytes.size() > kMaxFileBytes) {
-        problems << tr("%1 is larger than any settings file (%2 bytes); the default settings are used")
+        problems << VolunteerSettings::tr(
+                        "%1 is larger than any settings file (%2 bytes); the default settings are used")
                         .arg(path)
                         .arg(kMaxFileBytes);
         return std::nullopt;
@@ -240,7 +240,7 @@ void readValues(QSettings& ini, VolunteerSettings& s, QStringList& problems) {
     read.text(QStringLiteral("join/tokenFile"), s.tokenFile);
     read.text(QStringLiteral("join/dataDir"), s.dataDir);
     read.flag(QStringLiteral("join/clientMode"), s.clientMode);
-    read.text(QStringLiteral("join/device"), isDeviceName, s.device);
+    read.text(QStringLiteral("join/device"), JoinRequest::isDeviceName, s.device);
     read.flag(QStringLiteral("join/shareCountry"), s.shareCountry);
     // Checked with shareCountry below: an unshared country is never used.
     read.text(QStringLiteral("join/country"), s.country);
@@ -269,6 +269,7 @@ void readValues(QSettings& ini, VolunteerSettings& s, QStringList& problems) {
     read.flag(QStringLiteral("pause/onBattery"), s.pauseOnBattery);
     read.flag(QStringLiteral("pause/onlyWhenIdle"), s.onlyWhenIdle);
     read.integer(QStringLiteral("pause/idleMinutes"), kMinIdleMinutes, kMaxIdleMinutes, s.idleMinutes);
+    read.flag(QStringLiteral("pause/gpuWhileActive"), s.gpuWhileActive);
     read.integer(QStringLiteral("pause/snoozeUntilMs"), 0, store::LedgerLimits::kMaxTimeMs, s.snoozeUntilMs);
     read.flag(QStringLiteral("pause/userPaused"), s.userPaused);
 
@@ -307,8 +308,8 @@ QStringList VolunteerSettings::problems() const {
             "system's");
     if (!isLanguage(language))
         found << tr("the language must be English (en), Bengali (bn) or the system's");
-    if (!isDeviceName(device))
-        found << tr("the device must be cpu, cuda or cuda:N");
+    if (!JoinRequest::isDeviceName(device))
+        found << tr("the device must be auto, cpu, cuda or cuda:N");
     if (snoozeUntilMs < 0 || snoozeUntilMs > store::LedgerLimits::kMaxTimeMs)
         found << tr("the snooze end is not a valid time");
     checkTextLengths(*this, found);
@@ -402,6 +403,7 @@ void VolunteerSettings::save(const QString& path) const {
         ini.setValue(QStringLiteral("pause/onBattery"), flag(pauseOnBattery));
         ini.setValue(QStringLiteral("pause/onlyWhenIdle"), flag(onlyWhenIdle));
         ini.setValue(QStringLiteral("pause/idleMinutes"), QString::number(idleMinutes));
+        ini.setValue(QStringLiteral("pause/gpuWhileActive"), flag(gpuWhileActive));
         ini.setValue(QStringLiteral("pause/snoozeUntilMs"), QString::number(snoozeUntilMs));
         ini.setValue(QStringLiteral("pause/userPaused"), flag(userPaused));
 

@@ -2,6 +2,7 @@
 
 #include "core/engine/EngineLimits.h"
 
+#include <QCoreApplication>
 #include <QString>
 #include <QStringList>
 
@@ -16,18 +17,22 @@ namespace sahaj::engine {
 // user can read and back it up; load() never trusts the file: a value out of range or of the wrong type
 // falls back to its default and is named in loadProblems().
 struct VolunteerSettings {
+    // Its sentences are translatable, although this is QtCore code: one context for lupdate and the app.
+    Q_DECLARE_TR_FUNCTIONS(sahaj::engine::VolunteerSettings)
+
+public:
     // Hours of the week in which computing is allowed: bit (day * 24 + hour), day 0 = Monday, in local time.
     using WeeklyHours = std::bitset<7 * 24>;
 
     // --- first run and joining
     bool firstRunDone = false; // the wizard finished; training starts only after Join
     bool consentGiven = false;
-    QString runLink;    // join link or join file path
-    QString user;       // for allowlist or invite runs (the secret is never stored here)
-    QString tokenFile;  // an organiser-issued token, optional
-    QString dataDir;    // where the run's data shard is
+    QString runLink;   // join link or join file path
+    QString user;      // for allowlist or invite runs (the secret is never stored here)
+    QString tokenFile; // an organiser-issued token, optional
+    QString dataDir;   // where the run's data shard is
     bool clientMode = false;
-    QString device = QStringLiteral("cpu");
+    QString device = QStringLiteral("auto"); // "auto": the GPUs whose cores pass, else the CPU
     bool shareCountry = true;
     QString country; // ISO 3166 alpha-2; empty with shareCountry: from the system locale
 
@@ -39,6 +44,9 @@ struct VolunteerSettings {
     bool pauseOnBattery = true;
     bool onlyWhenIdle = false;
     int idleMinutes = 5; // the user counts as away after this many minutes without input, 1..120
+    // Compute on a GPU while the user is at the computer (BOINC's run_gpu_if_user_active): off, as there,
+    // since a busy GPU is what a person at the desktop notices first (a game, a video call).
+    bool gpuWhileActive = false;
     bool scheduleEnabled = false;
     WeeklyHours schedule = WeeklyHours().set(); // every hour allowed
     qint64 snoozeUntilMs = 0;                   // survives a restart; 0: not snoozed

@@ -19,7 +19,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::array<std::pair<MisbehavingMember::Kind, const char*>, 7> kNames{{
+constexpr std::array<std::pair<MisbehavingMember::Kind, const char*>, 8> kNames{{
     {MisbehavingMember::Kind::OversizedFrame, "oversized-frame"},
     {MisbehavingMember::Kind::WrongCount, "wrong-count"},
     {MisbehavingMember::Kind::WrongDtype, "wrong-dtype"},
@@ -27,6 +27,7 @@ constexpr std::array<std::pair<MisbehavingMember::Kind, const char*>, 7> kNames{
     {MisbehavingMember::Kind::Nan, "nan"},
     {MisbehavingMember::Kind::AbsurdWeight, "absurd-weight"},
     {MisbehavingMember::Kind::InflatedWeight, "inflated-weight"},
+    {MisbehavingMember::Kind::BelowFloor, "below-floor"},
 }};
 
 // A thousand times PeerProgressRules::kMaxSamples: no peer accumulates that many samples in one epoch.
@@ -168,6 +169,12 @@ std::vector<zmq::message_t> MisbehavingMember::craftedPart(std::size_t aggregato
         data.push_back(collab::TensorEncoding::encode(values, range.size, spec_.encoding));
         poisonOneValue(data.front(), range.size, spec_.encoding);
         break;
+    case Kind::BelowFloor: {
+        std::vector<float> lowered(values, values + range.size);
+        lowered[lowered.size() / 2] = -1000.0f;
+        data.push_back(collab::TensorEncoding::encode(lowered.data(), range.size, spec_.encoding));
+        break;
+    }
     case Kind::AbsurdWeight:
         part->set_weight(kAbsurdWeight);
         data.push_back(collab::TensorEncoding::encode(values, range.size, spec_.encoding));

@@ -35,6 +35,7 @@ public:
         Nan,            // one value NaN
         AbsurdWeight,   // a weight far above any sample count a peer can have
         InflatedWeight, // a plausible count, 100 times the weight it declared when it joined
+        BelowFloor,     // one value of -1000, finite in every encoding, below the floor the test sets
     };
 
     struct Outcome {

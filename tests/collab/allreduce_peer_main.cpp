@@ -193,6 +193,9 @@ int main(int argc, char** argv) {
     // records here).
     if (argument(argc, argv, "bound-weights", "no") == "yes")
         options.maxWeights = collab::WeightBounds::of(spec, {}, std::chrono::system_clock::now());
+    // --floor F: no value of the vector may be below F (a state round's floor on its second moments).
+    if (const std::string floor = argument(argc, argv, "floor", ""); !floor.empty())
+        options.floors.push_back({collab::ElementRange{0, size}, std::stof(floor), "a value"});
     if (misbehaviour)
         return misbehave(spec, codec, sockets, *misbehaviour, local, timeoutMs);
     std::this_thread::sleep_for(

@@ -451,6 +451,8 @@ private Q_SLOTS:
                                        << "weight";
         QTest::newRow("inflated-weight") << "inflated-weight"
                                          << "above what its sender reported";
+        QTest::newRow("below-floor") << "below-floor"
+                                     << "below -1";
     }
 
     void everyKindOfBadPartIsRejected() {
@@ -459,9 +461,9 @@ private Q_SLOTS:
         const std::int64_t size = 200'000;
         const int bad = 3;
         // Short timeouts: the oversized row waits out the sender timeout, the others need none.
-        std::vector<Peer> peers =
-            start({"node", "node", "node", "node"}, {3, 5, 7, 11}, size,
-                  {"--timeout-ms", "2000", "--bound-weights", "yes"}, {{}, {}, {}, {"--misbehave", kind}});
+        std::vector<Peer> peers = start({"node", "node", "node", "node"}, {3, 5, 7, 11}, size,
+                                        {"--timeout-ms", "2000", "--bound-weights", "yes", "--floor", "-1"},
+                                        {{}, {}, {}, {"--misbehave", kind}});
         collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp16(), 16384);
         // The misbehaving member aggregates nothing: an empty span needs no averaging, so the honest
         // members' round can be complete, and every part it sends goes to an honest aggregator.

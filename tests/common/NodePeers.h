@@ -18,6 +18,42 @@
 
 namespace sahaj::test {
 
+// A run of the tiny model on `corpus` for the collaboration tests (`sahaj-node run-init`, 64-token
+// sequences, 100 total steps, the coordinator's address a placeholder the volunteers override), with the
+// run's own learning rate, warm-up, batch and averaging period; `extra` adds options. The signed join
+// file lands beside `out` as NAME.join.
+inline NodeRun initTinyRun(const QString& out, const QString& runId, const QString& corpus,
+                           const QString& tokenizer, const QString& targetBatch, const QString& lr,
+                           const QString& warmup, const QString& averageEvery,
+                           const QStringList& extra = {}) {
+    return runNode(QStringList{"run-init",
+                               "--out",
+                               out,
+                               "--run-id",
+                               runId,
+                               "--config",
+                               "tiny",
+                               "--corpus",
+                               corpus,
+                               "--tokenizer",
+                               tokenizer,
+                               "--target-batch",
+                               targetBatch,
+                               "--seq",
+                               "64",
+                               "--lr",
+                               lr,
+                               "--warmup",
+                               warmup,
+                               "--total-steps",
+                               "100",
+                               "--average-every",
+                               averageEvery,
+                               "--coordinator",
+                               "127.0.0.1:4600"} +
+                   extra);
+}
+
 // The JSON objects of a JSON-lines file (lines that are not objects are skipped).
 inline std::vector<QJsonObject> readJsonLines(const QString& path) {
     std::vector<QJsonObject> lines;

@@ -3,7 +3,8 @@
 // bit-identical parameters after each step, that a client never aggregates, that every volunteer ends
 // equal, that the coordinator's checkpoint resumes the run after everyone left (newcomers download the
 // state), that a peer killed with SIGKILL does not stop the others, nor a volunteer's compute core killed
-// the same way, and that `eval` reads the coordinator's checkpoint.
+// the same way, that `eval` reads the coordinator's checkpoint, and that a volunteer lying in the state
+// rounds is refused, named and banned.
 #include "core/collab/GroupPlanner.h"
 #include "core/collab/PartitionPlan.h"
 #include "core/collab/TensorEncoding.h"
@@ -51,31 +52,34 @@ class TestCollaborationProcesses : public QObject {
     QString manifest_; // the coordinator's
     QString join_;     // the volunteers': the signed join file run-init wrote beside the manifest
     QString corpus_;
+    QString tokenizer_;
 
     // Starts a coordinator on free ports and returns its DHT address.
     QString startCoordinator(Peer& coordinator, const QString& stateDir, int steps,
-                             const QStringList& environment = {}) {
+                             const QStringList& environment = {}, const QString& manifest = {}) {
         coordinator.dir = stateDir;
         QDir().mkpath(stateDir);
-        coordinator.process = launchNode(QStringList{"coordinator", "--manifest", manifest_, "--listen",
-                                                     "127.0.0.1:0", "--state-dir", stateDir, "--out",
-                                                     stateDir, "--steps", QString::number(steps)} +
-                                             kTiming,
-                                         stateDir + "/log", environment);
+        coordinator.process =
+            launchNode(QStringList{"coordinator", "--manifest", manifest.isEmpty() ? manifest_ : manifest,
+                                   "--listen", "127.0.0.1:0", "--state-dir", stateDir, "--out", stateDir,
+                                   "--steps", QString::number(steps)} +
+                           kTiming,
+                       stateDir + "/log", environment);
         return coordinatorAddress(stateDir + "/log");
     }
 
     Peer startVolunteer(const QString& name, const QString& bootstrap, int steps,
-                        const QStringList& extra = {}, const QStringList& environment = {}) {
+                        const QStringList& extra = {}, const QStringList& environment = {},
+                        const QString& join = {}) {
         Peer peer;
         peer.dir = dir_.filePath(name);
         QDir().mkpath(peer.dir);
-        peer.process =
-            launchNode(QStringList{"volunteer", "--manifest", join_, "--coordinator", bootstrap, "--identity",
-                                   peer.dir, "--out", peer.dir, "--steps", QString::number(steps), "--seed",
-                                   QString::number(name.front().unicode())} +
-                           kTiming + extra,
-                       peer.dir + "/log", environment);
+        peer.process = launchNode(QStringList{"volunteer", "--manifest", join.isEmpty() ? join_ : join,
+                                              "--coordinator", bootstrap, "--identity", peer.dir, "--out",
+                                              peer.dir, "--steps", QString::number(steps), "--seed",
+                                              QString::number(name.front().unicode())} +
+                                      kTiming + extra,
+                                  peer.dir + "/log", environment);
         return peer;
     }
 
@@ -159,19 +163,13 @@ private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         dir_.setAutoRemove(qEnvironmentVariableIsEmpty("SAHAJ_KEEP_TEST_DIRS")); // to look at a failure
-        const QString tokenizer =
-            qEnvironmentVariable("SAHAJ_SHARED_DIR") + "/data/sahajbert-tokenizer/tokenizer.json";
+        tokenizer_ = qEnvironmentVariable("SAHAJ_SHARED_DIR") + "/data/sahajbert-tokenizer/tokenizer.json";
+        const QString& tokenizer = tokenizer_;
         if (!QFile::exists(tokenizer))
             QSKIP("the sahajBERT tokenizer (SAHAJ_SHARED_DIR/data/sahajbert-tokenizer) is not available");
         corpus_ = qEnvironmentVariable("SAHAJ_SOURCE_DIR") + "/tests/train/data/bengali-sample.txt";
         manifest_ = dir_.filePath("manifest.json");
-        const auto init = runNode({"run-init",      "--out",           manifest_, "--run-id",
-                                   "collab-test",   "--config",        "tiny",    "--corpus",
-                                   corpus_,         "--tokenizer",     tokenizer, "--target-batch",
-                                   "384",           "--seq",           "64",      "--lr",
-                                   "0.01",          "--warmup",        "2",       "--total-steps",
-                                   "100",           "--average-every", "5",       "--coordinator",
-                                   "127.0.0.1:4600"});
+        const auto init = initTinyRun(manifest_, "collab-test", corpus_, tokenizer, "384", "0.01", "2", "5");
         QVERIFY2(init.status == 0, qPrintable(init.err + init.out));
         join_ = dir_.filePath("manifest.join");
     }
@@ -423,6 +421,62 @@ private Q_SLOTS:
         for (const QJsonObject& epoch : readJsonLines(slow.dir + "/epochs.jsonl"))
             slowSamples += epoch["local_samples"].toDouble();
         QVERIFY2(slowSamples < fast / 3, "the slow volunteer was not slower");
+    }
+
+    // (h) Admitted is not trusted: a volunteer that sends LAMB second moments of -1e30 in every state
+    // round (here the state is averaged after every epoch) is refused by every aggregator its parts reach,
+    // and its own span's mean, which holds them, by every member; the honest volunteers name it, ban it,
+    // and finish every step with equal parameters. Without the floor on state parts the averaged state
+    // has negative second moments, which no member can load.
+    void aVolunteerLyingInTheStateRoundsIsRefusedAndNamed() {
+        const QString manifest = dir_.filePath("every-epoch.json");
+        const auto init =
+            initTinyRun(manifest, "collab-state-test", corpus_, tokenizer_, "384", "0.01", "2", "1");
+        QVERIFY2(init.status == 0, qPrintable(init.err + init.out));
+        const QString join = dir_.filePath("every-epoch.join");
+        Peer coordinator;
+        const QString bootstrap =
+            startCoordinator(coordinator, dir_.filePath("coordinator-state"), 1000, {}, manifest);
+        QVERIFY(!bootstrap.isEmpty());
+        Peer v = startVolunteer("v", bootstrap, 4, {}, {}, join);
+        Peer w = startVolunteer("w", bootstrap, 4, {}, {}, join);
+        Peer liar = startVolunteer("x", bootstrap, 4, {"--attack", "negative-moments"}, {}, join);
+        QVERIFY2(finishNodes({&v, &w}, 600000), "the honest volunteers did not reach step 4");
+        stopNode(liar);
+        stopNode(coordinator);
+        QCOMPARE(finalEpoch(v), 4);
+        QCOMPARE(finalEpoch(w), 4);
+        QCOMPARE(finalHash(v), finalHash(w));
+
+        QString liarId;
+        for (const QJsonObject& event : readJsonLines(liar.dir + "/log.out"))
+            if (event["event"] == "joined")
+                liarId = event["peer"].toString();
+        QVERIFY(!liarId.isEmpty());
+        // The aggregators whose spans hold second moments catch the liar's parts (the others' spans hold
+        // parameters and first moments, which have no floor): at least one, a volunteer or the
+        // coordinator, names and bans it by its whole id; nobody bans an honest peer.
+        int refused = 0;
+        int banned = 0;
+        const QRegularExpression banOfLiar("banned peer " + liarId + " .*second moment");
+        const QRegularExpression anyBan("banned peer ([0-9a-f]+)");
+        for (const Peer* peer : {&v, &w, &coordinator}) {
+            const QString log = readText(peer->dir + "/log.err");
+            for (const QJsonObject& epoch : readJsonLines(peer->dir + "/epochs.jsonl"))
+                for (const QJsonValue problem : epoch["problems"].toArray()) {
+                    // The liar's parts never reach a mean that a member would have to refuse.
+                    QVERIFY2(!problem.toString().contains("the averaged state was refused"),
+                             qPrintable(peer->dir + ": " + problem.toString()));
+                    if (problem.toString().contains("a second moment"))
+                        ++refused;
+                }
+            if (banOfLiar.match(log).hasMatch())
+                ++banned;
+            for (auto bans = anyBan.globalMatch(log); bans.hasNext();)
+                QCOMPARE(bans.next().captured(1), liarId);
+        }
+        QVERIFY2(banned > 0, "no honest volunteer named and banned the liar");
+        QVERIFY2(refused > 0, "no state round refused the liar's parts");
     }
 };
 

@@ -143,6 +143,37 @@ private Q_SLOTS:
         QCOMPARE(decide(in), PauseCause::None);
     }
 
+    // A GPU computes only while the user is away, unless the user allows it (BOINC's
+    // run_gpu_if_user_active, off by default); the CPU is not bound by that rule, and a GPU whose user's
+    // idle time cannot be read keeps computing, with a warning.
+    void theGpuRestsWhileTheComputerIsInUse() {
+        auto in = quiet();
+        QCOMPARE(in.rules.gpuWhileActive, false); // the default
+        in.rules.idleMinutes = 5;
+        in.idleMs = 2 * kMinuteMs;
+        QCOMPARE(decide(in), PauseCause::None); // the CPU computes: no GPU rule
+        in.computesOnGpu = true;
+        QCOMPARE(decide(in), PauseCause::UserActive);
+        in.idleMs = 5 * kMinuteMs;
+        QCOMPARE(decide(in), PauseCause::None); // away long enough
+        in.idleMs = 0;
+        in.rules.gpuWhileActive = true;
+        QCOMPARE(decide(in), PauseCause::None); // allowed
+        in.rules.gpuWhileActive = false;
+        in.idleMs = std::nullopt;
+        const PausePolicy::Decision unknown = PausePolicy()(in);
+        QCOMPARE(unknown.cause, PauseCause::None);
+        QVERIFY2(unknown.warning.contains(QStringLiteral("the GPU computes")), qPrintable(unknown.warning));
+        // Rules the user chose more directly still win.
+        in.idleMs = 0;
+        in.rules.pauseOnBattery = true;
+        in.onBattery = true;
+        QCOMPARE(decide(in), PauseCause::OnBattery);
+        VolunteerSettings s;
+        s.gpuWhileActive = true;
+        QCOMPARE(PausePolicy::Rules::of(s).gpuWhileActive, true);
+    }
+
     // All causes hold; removing the winner each time reveals the next:
     // User > Snooze > QuotaReached > OnBattery > OutsideSchedule > UserActive.
     void priority() {

@@ -39,33 +39,8 @@ class TestRobustAggregationProcesses : public QObject {
 
     QString manifest(const QString& name, const QString& aggregation) {
         const QString path = dir_.filePath(name + ".json");
-        const auto init = runNode({"run-init",
-                                   "--out",
-                                   path,
-                                   "--run-id",
-                                   name,
-                                   "--config",
-                                   "tiny",
-                                   "--corpus",
-                                   corpus_,
-                                   "--tokenizer",
-                                   tokenizer_,
-                                   "--target-batch",
-                                   "256",
-                                   "--seq",
-                                   "64",
-                                   "--lr",
-                                   "0.03",
-                                   "--warmup",
-                                   "1",
-                                   "--total-steps",
-                                   "100",
-                                   "--average-every",
-                                   "1000",
-                                   "--aggregation",
-                                   aggregation,
-                                   "--coordinator",
-                                   "127.0.0.1:4600"});
+        const auto init = initTinyRun(path, name, corpus_, tokenizer_, "256", "0.03", "1", "1000",
+                                      {"--aggregation", aggregation});
         if (init.status != 0)
             qWarning("%s", qPrintable(init.err + init.out));
         return init.status == 0 ? path : QString();

@@ -48,6 +48,7 @@ VolunteerSettings everyFieldSet() {
     s.pauseOnBattery = false;
     s.onlyWhenIdle = true;
     s.idleMinutes = 120;
+    s.gpuWhileActive = true;
     s.scheduleEnabled = true;
     s.schedule.reset();
     for (int bit = 0; bit < 7 * 24; ++bit)
@@ -112,9 +113,9 @@ const std::vector<Contradiction>& contradictions() {
              "in client mode this peer sends its gradients through its own upload: a cap below 0.1 "
              "Mbit/s leaves it no upload; raise the upload cap or remove it")},
         {"device gpu", [](VolunteerSettings& s) { s.device = QStringLiteral("gpu"); },
-         QStringLiteral("the device must be cpu, cuda or cuda:N")},
+         QStringLiteral("the device must be auto, cpu, cuda or cuda:N")},
         {"device cuda:x", [](VolunteerSettings& s) { s.device = QStringLiteral("cuda:x"); },
-         QStringLiteral("the device must be cpu, cuda or cuda:N")},
+         QStringLiteral("the device must be auto, cpu, cuda or cuda:N")},
         {"compute 0 percent", [](VolunteerSettings& s) { s.limits.computePercent = 0.0; },
          QStringLiteral("the compute limit must be between 1 and 100 percent")},
         {"micro-batch 0", [](VolunteerSettings& s) { s.limits.microBatch = 0; },
@@ -141,7 +142,7 @@ private Q_SLOTS:
         QVERIFY2(s.problems().isEmpty(), qPrintable(s.problems().join(QLatin1Char('\n'))));
         QVERIFY(!s.firstRunDone);
         QVERIFY(!s.consentGiven);
-        QCOMPARE(s.device, QStringLiteral("cpu"));
+        QCOMPARE(s.device, QStringLiteral("auto"));
         QVERIFY(s.shareCountry);
         QVERIFY(s.country.isEmpty());
         QCOMPARE(s.limits, sahaj::engine::EngineLimits{});
@@ -329,6 +330,7 @@ private Q_SLOTS:
                                        "dailyQuotaMB=-5\n"
                                        "[pause]\n"
                                        "idleMinutes=999\n"
+                                       "gpuWhileActive=often\n"
                                        "onBattery=false\n"
                                        "snoozeUntilMs=-1\n"
                                        "userPaused=@Variant(\\0\\0\\0\\x1\\x1)\n"
@@ -349,9 +351,9 @@ private Q_SLOTS:
             QStringLiteral("limits/microBatch"),    QStringLiteral("limits/computePercent"),
             QStringLiteral("limits/maxUploadMbps"), QStringLiteral("limits/maxDownloadMbps"),
             QStringLiteral("limits/dailyQuotaMB"),  QStringLiteral("pause/idleMinutes"),
-            QStringLiteral("pause/snoozeUntilMs"),  QStringLiteral("pause/userPaused"),
-            QStringLiteral("schedule/monday"),      QStringLiteral("schedule/tuesday"),
-            QStringLiteral("desktop/language"),
+            QStringLiteral("pause/gpuWhileActive"), QStringLiteral("pause/snoozeUntilMs"),
+            QStringLiteral("pause/userPaused"),     QStringLiteral("schedule/monday"),
+            QStringLiteral("schedule/tuesday"),     QStringLiteral("desktop/language"),
         };
         QCOMPARE(problems.size(), named.size());
         for (const QString& key : named) {

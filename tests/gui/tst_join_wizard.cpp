@@ -36,6 +36,9 @@ struct Machine : GuiFixture {
     Machine() {
         startController();
         engine->hardwareAnswer.devices = {QStringLiteral("cpu"), QStringLiteral("cuda:0")};
+        engine->hardwareAnswer.training = {QStringLiteral("cuda core on cuda:0 (Test GPU)")};
+        engine->hardwareAnswer.passedOver = {
+            QStringLiteral("cuda on GPU 1 (Old GPU): compute capability 6.1 below 7.0")};
         engine->hardwareAnswer.memoryBytes = 16'000'000'000;
         engine->hardwareAnswer.samplesPerSecond = 12.5;
         wizard = std::make_unique<JoinWizard>(*engine, *controller);
@@ -96,16 +99,20 @@ private Q_SLOTS:
         QVERIFY(machine.engine->calls.isEmpty()); // nothing measured before the consent
         machine.throughJoinPage();
         QCOMPARE(machine.wizard->currentId(), int(JoinWizard::HardwarePage));
-        QCOMPARE(machine.engine->calls, QStringList{QStringLiteral("hardware:cpu:8")});
+        QCOMPARE(machine.engine->calls, QStringList{QStringLiteral("hardware:auto:8")});
         const QString shown = machine.field<QLabel>("hardwareResult")->text();
         QVERIFY2(shown.contains(QStringLiteral("cuda:0")), qPrintable(shown));
         QVERIFY2(shown.contains(Figures::bytes(16e9)), qPrintable(shown));
         QVERIFY2(shown.contains(Figures::decimal(12.5, 1)), qPrintable(shown));
+        // What the engine would train on, and what it passed over and why.
+        QVERIFY2(shown.contains(QStringLiteral("cuda core on cuda:0 (Test GPU)")), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("compute capability 6.1 below 7.0")), qPrintable(shown));
         auto* devices = machine.field<QComboBox>("deviceCombo");
-        QCOMPARE(devices->count(), 2);
+        QCOMPARE(devices->count(), 3);
+        QCOMPARE(devices->itemText(0), QStringLiteral("auto"));
 
         // Retry measures again, with the device and micro-batch now chosen.
-        devices->setCurrentIndex(1);
+        devices->setCurrentIndex(2);
         machine.field<QSpinBox>("microBatchSpin")->setValue(16);
         machine.engine->hardwareAnswer.samplesPerSecond = 96.0;
         machine.field<QAbstractButton>("retryButton")->click();

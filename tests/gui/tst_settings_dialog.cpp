@@ -71,6 +71,7 @@ VolunteerSettings unusualSettings() {
     s.dailyQuotaMB = 2000;
     s.pauseOnBattery = false;
     s.onlyWhenIdle = true;
+    s.gpuWhileActive = true;
     s.idleMinutes = 12;
     s.scheduleEnabled = false; // a schedule in force would pause the engine for most hours
     s.schedule.reset();
@@ -132,6 +133,7 @@ private Q_SLOTS:
         QVERIFY(!field<QCheckBox>(dialog, "batteryCheck")->isChecked());
         QVERIFY(field<QCheckBox>(dialog, "idleCheck")->isChecked());
         QCOMPARE(field<QSpinBox>(dialog, "idleMinutesSpin")->value(), 12);
+        QVERIFY(field<QCheckBox>(dialog, "gpuWhileActiveCheck")->isChecked());
         QCOMPARE(field<WeeklyScheduleGrid>(dialog, "scheduleGrid")->hours(), saved.schedule);
         QVERIFY(!field<WeeklyScheduleGrid>(dialog, "scheduleGrid")->isEnabled());
         QVERIFY(field<QCheckBox>(dialog, "startAtLoginCheck")->isChecked());
@@ -147,6 +149,12 @@ private Q_SLOTS:
         Machine machine;
         SettingsDialog dialog(*machine.controller);
         QVERIFY(dialog.editedSettings() == VolunteerSettings());
+        // The GPU rests while the computer is in use (the default), after the idle minutes: they matter.
+        QVERIFY(!field<QCheckBox>(dialog, "gpuWhileActiveCheck")->isChecked());
+        QVERIFY(field<QSpinBox>(dialog, "idleMinutesSpin")->isEnabled());
+        field<QCheckBox>(dialog, "gpuWhileActiveCheck")->setChecked(true);
+        QVERIFY(!field<QSpinBox>(dialog, "idleMinutesSpin")->isEnabled()); // no rule counts them now
+        QCOMPARE(dialog.editedSettings().gpuWhileActive, true);
         QCOMPARE(field<QComboBox>(dialog, "countryCombo")->itemData(0).toString(), QString());
         QVERIFY(field<QComboBox>(dialog, "countryCombo")->count() > 200);
     }

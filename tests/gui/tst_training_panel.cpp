@@ -103,6 +103,15 @@ private Q_SLOTS:
         QCOMPARE(figure(panel, "localRateValue"), StateText::samplesPerSecond(21.25));
         QCOMPARE(figure(panel, "collaborationRateValue"), StateText::samplesPerSecond(68.5));
         QCOMPARE(figure(panel, "stateValue"), StateText::state(EngineState::Training));
+        const auto* compute = panel.findChild<QLabel*>(QStringLiteral("computeValue"));
+        QVERIFY(compute && !compute->isHidden());
+        QVERIFY2(compute->text().contains(QStringLiteral("cuda core on cuda:0 (Test GPU)")),
+                 qPrintable(compute->text()));
+        EngineSnapshot before = snapshot; // the cores are not chosen yet: nothing said
+        before.compute.clear();
+        engine.show(before);
+        QVERIFY(compute->isHidden());
+        engine.show(snapshot);
 
         const auto* progress = panel.findChild<QProgressBar*>(QStringLiteral("batchProgress"));
         QVERIFY(progress);

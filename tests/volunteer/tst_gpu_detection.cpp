@@ -1,6 +1,8 @@
-// The GPU check as the engine runs it: the real `sahaj-node detect-gpus` child answers with a report this
-// machine's driver (or its absence) explains; a check that hangs, fails, crashes or prints no report costs
+// The GPU check as the engine runs it: the real `sahaj-core --detect-gpus` child (and `sahaj-node
+// detect-gpus`, the same check for people) answers with a report this machine's driver (or its absence)
+// explains; a check that hangs, fails, crashes or prints no report costs
 // only the child and says so, and no GPU is used.
+#include "core/engine/CoreLocator.h"
 #include "core/engine/GpuDetection.h"
 #include "tests/common/NodeProcess.h"
 
@@ -12,8 +14,20 @@ class TestGpuDetection : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void theRealCheckAnswers_data() {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("the cpu core")
+            << QString::fromStdString(
+                   sahaj::engine::CoreLocator::launchesFor("cpu", 0).front().executable.string())
+            << QStringList{"--detect-gpus"};
+        QTest::newRow("sahaj-node") << sahaj::test::nodeExecutable() << QStringList{"detect-gpus"};
+    }
+
     void theRealCheckAnswers() {
-        const auto result = GpuDetection::run(sahaj::test::nodeExecutable(), {"detect-gpus"});
+        QFETCH(QString, program);
+        QFETCH(QStringList, arguments);
+        const auto result = GpuDetection::run(program, arguments);
         if (result.gpus.empty()) {
             // Without a GPU driver (CI) the report says so; a child that fails would say "GPU check".
             QVERIFY2(QString::fromStdString(result.problem).contains("NVIDIA"), result.problem.c_str());

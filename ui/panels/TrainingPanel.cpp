@@ -93,6 +93,15 @@ TrainingPanel::TrainingPanel(engine::EngineFacade& engine, QWidget* parent)
     clientsValue_ = addFigure(1, 2, tr("Clients online"), QStringLiteral("clientsValue"),
                               tr("Volunteers that compute but cannot accept connections"));
 
+    computeValue_ = new QLabel(this);
+    computeValue_->setObjectName(QStringLiteral("computeValue"));
+    computeValue_->setAccessibleName(tr("What computes"));
+    computeValue_->setTextFormat(Qt::PlainText);
+    computeValue_->setWordWrap(true);
+    computeValue_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    computeValue_->setToolTip(tr("The compute core and device training here; the event log says why others "
+                                 "were passed over"));
+
     auto* batchCaption = new QLabel(tr("Current batch"), this);
     batchProgress_ = new QProgressBar(this);
     batchProgress_->setObjectName(QStringLiteral("batchProgress"));
@@ -105,6 +114,7 @@ TrainingPanel::TrainingPanel(engine::EngineFacade& engine, QWidget* parent)
     layout->addWidget(stateValue_);
     layout->addSpacing(6);
     layout->addLayout(figures_);
+    layout->addWidget(computeValue_);
     layout->addSpacing(6);
     layout->addWidget(batchCaption);
     layout->addWidget(batchProgress_);
@@ -187,6 +197,8 @@ void TrainingPanel::render() {
     peersValue_->setText(Figures::count(s.peersOnline));
     clientsValue_->setText(Figures::count(s.clientsOnline));
     localRateValue_->setText(StateText::samplesPerSecond(s.localSamplesPerSecond));
+    computeValue_->setText(s.compute.isEmpty() ? QString() : tr("Computing with the %1").arg(s.compute));
+    computeValue_->setVisible(!s.compute.isEmpty());
     collaborationRateValue_->setText(StateText::samplesPerSecond(s.collaborationSamplesPerSecond));
     showBatch(s.batchSamples, s.targetBatchSize);
     showLoss();

@@ -48,6 +48,7 @@ private:
     QLabel* peersValue_ = nullptr;
     QLabel* clientsValue_ = nullptr;
     QLabel* localRateValue_ = nullptr;
+    QLabel* computeValue_ = nullptr;
     QLabel* collaborationRateValue_ = nullptr;
     QProgressBar* batchProgress_ = nullptr;
     QStackedWidget* lossStack_ = nullptr;

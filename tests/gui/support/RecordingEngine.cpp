@@ -86,7 +86,8 @@ engine::EngineSnapshot busySnapshot(qint64 nowMs) {
     s.runId = QStringLiteral("sahajbert-demo");
     s.peerId = QStringLiteral("a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90");
     s.role = QStringLiteral("node");
-    s.device = QStringLiteral("cpu");
+    s.device = QStringLiteral("auto");
+    s.compute = QStringLiteral("cuda core on cuda:0 (Test GPU)");
     s.localEpoch = 41;
     s.globalEpoch = 41;
     s.batchSamples = 1536;
