@@ -9,7 +9,14 @@ namespace sahaj::compute {
 
 namespace {
 
-std::vector<CoreManifest> ofDevice(const std::vector<CoreManifest>& cores, const std::string& device) {
+std::string mebibytes(std::uint64_t bytes) {
+    return std::to_string(bytes >> 20) + " MiB";
+}
+
+} // namespace
+
+std::vector<CoreManifest> CoreSelection::ofDevice(const std::vector<CoreManifest>& cores,
+                                                  const std::string& device) {
     std::vector<CoreManifest> chosen;
     std::copy_if(cores.begin(), cores.end(), std::back_inserter(chosen),
                  [&](const CoreManifest& core) { return core.device == device; });
@@ -18,12 +25,6 @@ std::vector<CoreManifest> ofDevice(const std::vector<CoreManifest>& cores, const
     });
     return chosen;
 }
-
-std::string mebibytes(std::uint64_t bytes) {
-    return std::to_string(bytes >> 20) + " MiB";
-}
-
-} // namespace
 
 std::string CoreSelection::whyNot(const CoreManifest& core, const GpuDevice& gpu) {
     const std::string prefix = core.name + " on GPU " + std::to_string(gpu.index) + " (" + gpu.name + "): ";

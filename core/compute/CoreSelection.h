@@ -25,6 +25,10 @@ public:
     // installed), with every reason.
     static std::vector<CoreAssignment> choose(const std::vector<GpuDevice>& gpus,
                                               const std::vector<CoreManifest>& cores);
+    // The cores for `device` ("cpu" or "cuda"), in order of preference (stable among equals: the order
+    // they were found in).
+    static std::vector<CoreManifest> ofDevice(const std::vector<CoreManifest>& cores,
+                                              const std::string& device);
     // Empty when `core` can run on `gpu`, else why not.
     static std::string whyNot(const CoreManifest& core, const GpuDevice& gpu);
 };

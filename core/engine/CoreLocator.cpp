@@ -1,6 +1,7 @@
 #include "core/engine/CoreLocator.h"
 
 #include "core/compute/CoreManifest.h"
+#include "core/compute/CoreSelection.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -32,25 +33,30 @@ std::vector<fs::path> CoreLocator::roots() {
     return roots;
 }
 
+std::vector<compute::CoreManifest> CoreLocator::installed(const std::vector<fs::path>& roots,
+                                                          const std::string& device,
+                                                          std::vector<std::string>& problems) {
+    std::vector<compute::CoreManifest> cores = compute::CoreManifest::discover(roots, problems);
+    const std::string kind = device.rfind("cuda", 0) == 0 ? "cuda" : device;
+    if (kind.empty() ? !cores.empty() : !compute::CoreSelection::ofDevice(cores, kind).empty())
+        return cores;
+    std::string searched;
+    for (const fs::path& root : roots)
+        searched += (searched.empty() ? "" : ", ") + root.string();
+    std::string message =
+        "no compute core" + (device.empty() ? std::string() : " for " + device) + " is installed (searched " +
+        (searched.empty() ? std::string("nothing") : searched) + "; SAHAJ_CORES_DIR adds folders)";
+    for (const std::string& problem : problems)
+        message += "; " + problem;
+    throw std::runtime_error(message);
+}
+
 std::vector<CoreLaunch> CoreLocator::launchesFor(const std::string& device, int threads,
                                                  const std::vector<fs::path>& roots) {
     const std::string kind = device.rfind("cuda", 0) == 0 ? "cuda" : device;
     std::vector<std::string> problems;
-    std::vector<compute::CoreManifest> cores = compute::CoreManifest::discover(roots, problems);
-    std::erase_if(cores, [&](const compute::CoreManifest& core) { return core.device != kind; });
-    std::stable_sort(cores.begin(), cores.end(),
-                     [](const auto& a, const auto& b) { return a.preference > b.preference; });
-    if (cores.empty()) {
-        std::string searched;
-        for (const fs::path& root : roots)
-            searched += (searched.empty() ? "" : ", ") + root.string();
-        std::string message = "no compute core for " + device + " is installed (searched " +
-                              (searched.empty() ? std::string("nothing") : searched) +
-                              "; SAHAJ_CORES_DIR adds folders)";
-        for (const std::string& problem : problems)
-            message += "; " + problem;
-        throw std::runtime_error(message);
-    }
+    const std::vector<compute::CoreManifest> cores =
+        compute::CoreSelection::ofDevice(installed(roots, device, problems), kind);
     std::vector<CoreLaunch> launches;
     for (const compute::CoreManifest& core : cores) {
         CoreLaunch launch;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/compute/CoreManifest.h"
 #include "core/engine/CoreLaunch.h"
 
 #include <filesystem>
@@ -14,6 +15,12 @@ namespace sahaj::engine {
 class CoreLocator {
 public:
     static std::vector<std::filesystem::path> roots();
+    // Every core installed under `roots` (each manifest that did not parse is added to `problems`).
+    // Throws std::runtime_error naming the folders searched and those problems when there is no core
+    // for `device` ("" for any, "cpu", "cuda", "cuda:N").
+    static std::vector<compute::CoreManifest> installed(const std::vector<std::filesystem::path>& roots,
+                                                        const std::string& device,
+                                                        std::vector<std::string>& problems);
     // The cores that can train on `device` ("cpu", "cuda", "cuda:N"), best first, each as a launch on that
     // device. Throws std::runtime_error naming the folders searched and every manifest that did not parse
     // when none is installed.

@@ -77,16 +77,11 @@ CorePlan CorePlanner::plan(const std::string& device, int threads, const compute
     }
     // The cpu cores, best first: the answer when no GPU passes, the last fallback when one does.
     std::vector<CoreLaunch> cpu;
-    const bool hasCpuCore = std::any_of(installed.begin(), installed.end(),
-                                        [](const CoreManifest& core) { return core.device == "cpu"; });
-    if (hasCpuCore) {
-        const std::vector<CoreAssignment> onCpu = compute::CoreSelection::choose({}, installed);
-        for (const CoreManifest& core : onCpu.front().candidates)
-            cpu.push_back(launchOf(core, "cpu", threads));
-    }
+    for (const CoreManifest& core : compute::CoreSelection::ofDevice(installed, "cpu"))
+        cpu.push_back(launchOf(core, "cpu", threads));
 
     std::vector<CoreAssignment> assignments;
-    if (!gpus.empty() || !hasCpuCore) // choose() says why nothing can train when no cpu core is there
+    if (!gpus.empty() || cpu.empty()) // choose() says why nothing can train when no cpu core is there
         assignments = compute::CoreSelection::choose(gpus, installed);
     for (CoreAssignment& assignment : assignments) {
         plan.passedOver.insert(plan.passedOver.end(), assignment.passedOver.begin(),
@@ -134,24 +129,12 @@ CorePlan CorePlanner::plan(const std::string& device, int threads, const compute
 CorePlan CorePlanner::forThisMachine(const std::string& device, int threads,
                                      const std::vector<std::filesystem::path>& roots) {
     std::vector<std::string> problems;
-    const std::vector<CoreManifest> installed = CoreManifest::discover(roots, problems);
-    if (installed.empty()) {
-        std::string searched;
-        for (const std::filesystem::path& root : roots)
-            searched += (searched.empty() ? "" : ", ") + root.string();
-        std::string message = "no compute core is installed (searched " +
-                              (searched.empty() ? std::string("nothing") : searched) +
-                              "; SAHAJ_CORES_DIR adds folders)";
-        for (const std::string& problem : problems)
-            message += "; " + problem;
-        throw std::runtime_error(message);
-    }
+    const std::vector<CoreManifest> installed = CoreLocator::installed(roots, "", problems);
     compute::NvmlProbe::Result detected;
     if (device != "cpu") {
         // Every core can run the GPU check; the cpu core is always there and loads no GPU runtime.
-        const auto checker = std::find_if(installed.begin(), installed.end(),
-                                          [](const CoreManifest& core) { return core.device == "cpu"; });
-        const CoreManifest& core = checker != installed.end() ? *checker : installed.front();
+        const std::vector<CoreManifest> cpuCores = compute::CoreSelection::ofDevice(installed, "cpu");
+        const CoreManifest& core = cpuCores.empty() ? installed.front() : cpuCores.front();
         detected = GpuDetection::run(QString::fromStdString(core.executable.string()),
                                      {QStringLiteral("--detect-gpus")});
     }
