@@ -62,6 +62,12 @@ if(UNIX AND NOT APPLE)
     install(FILES ${CMAKE_CURRENT_LIST_DIR}/systemd/sahaj-node@.service DESTINATION lib/systemd/system)
     install(FILES ${CMAKE_CURRENT_LIST_DIR}/systemd/sahaj-node.conf.example
             DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/sahaj/examples)
+    # The licence (GPL-3.0-or-later, docs/dependencies.md) as Debian wants it: the machine-readable
+    # copyright file in the package's doc folder, which points to the system's copy of the GPL.
+    install(FILES ${CMAKE_CURRENT_LIST_DIR}/deb/copyright DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/sahaj)
+else()
+    # Elsewhere no system copy of the GPL can be pointed to: its full text.
+    install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/sahaj)
 endif()
 
 # Packaging installs what was built and builds nothing itself: `cmake --build` first (package-check.sh
@@ -84,6 +90,10 @@ on its share of every batch. The desktop app (sahaj-volunteer) sits in the\n\
 system tray and shows what the computer contributes; sahaj-node is the\n\
 headless volunteer, the run's coordinator and its tools.")
 set(CPACK_PACKAGE_INSTALL_DIRECTORY Sahaj)
+# Shown by the installers that show one (NSIS's licence page); CPack's default is a placeholder text.
+if(NOT DEFINED CPACK_RESOURCE_FILE_LICENSE)
+    set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
+endif()
 set(CPACK_STRIP_FILES ON)
 set(CPACK_SOURCE_IGNORE_FILES "/\\.git/" "/build[^/]*/" "/node_modules/")
 if(NOT CPACK_GENERATOR)

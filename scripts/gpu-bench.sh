@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a machine with a GPU and PyTorch but none of Sahaj's other dependencies: builds the torch-only targets
-# (DESIGN §3, -DSAHAJ_TORCH_ONLY=ON) against PyTorch's own CUDA libtorch and measures sahajBERT's training
-# step and the desktop app's hardware check on the GPU (sahaj-bench-train).
+# (docs/architecture.md, -DSAHAJ_TORCH_ONLY=ON) against PyTorch's own CUDA libtorch and measures
+# sahajBERT's training step and the desktop app's hardware check on the GPU (sahaj-bench-train).
 # nlohmann-json's headers and CMake package must be findable: installed, or in a prefix named by
 # SAHAJ_EXTRA_PREFIX (a folder with include/nlohmann and share/cmake/nlohmann_json, e.g. copied from a
 # Debian machine's /usr).

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the .deb from a configured build folder, installs it with apt (so that its dependencies resolve
-# as on a user's machine) and checks the installed result: sahaj-node --version, every binary's libraries
-# found, the desktop entry, the AppStream metadata, the icons, the systemd unit, a short headless demo
-# collaboration that uses nothing but the installed paths, and the desktop app's demo from them too. One PASS or FAIL line per check; exits non-zero
-# when any check failed. Idempotent: a second run reinstalls over the first.
+# as on a user's machine) and checks its copyright file and the installed result: sahaj-node --version,
+# every binary's libraries found, the desktop entry, the AppStream metadata, the icons, the systemd unit,
+# a short headless demo collaboration that uses nothing but the installed paths, and the desktop app's
+# demo from them too. One PASS or FAIL line per check; exits non-zero when any check failed.
+# Idempotent: a second run reinstalls over the first.
 # Needs root (or sudo) and apt; installs into /usr (docs/installing.md).
 #
 # Usage: scripts/package-check.sh [--build-dir DIR]   (default: <repo>/build)
@@ -99,6 +100,9 @@ check "Depends names libopenblas0-pthread" has_dependency libopenblas0-pthread
 check "Depends names fonts-lohit-beng-bengali" has_dependency fonts-lohit-beng-bengali
 shared_library_dependencies() { has_dependency 'libtorch[0-9.]*' && has_dependency libqt6core6; }
 check "Depends has the libraries dpkg-shlibdeps found (libtorch, Qt)" shared_library_dependencies
+# Debian's policy: the licence as /usr/share/doc/<package>/copyright (installer/deb/copyright).
+holds_copyright() { dpkg-deb -c "$deb" | grep -E ' \./usr/share/doc/sahaj/copyright$'; }
+check "the package holds /usr/share/doc/sahaj/copyright" holds_copyright
 
 # 3. Installed over whatever was there (--reinstall: the same version built anew is installed again).
 install_deb() {

@@ -34,6 +34,9 @@ packages=(
   # wire schema; iproute2 for the shaped test networks of the benchmarks (scripts/netns)
   libzmq3-dev cppzmq-dev libopendht-dev libmsgpack-cxx-dev libjsoncpp-dev libssl-dev
   libprotobuf-dev protobuf-compiler iproute2
+  # downloads of shards, tokenizers and join files (libcurl, OpenSSL flavour like the rest); the
+  # downloader's tests serve shards from a real web server, its benchmark compares with the curl tool
+  libcurl4-openssl-dev nginx-light curl
   # password hashes for the allowlist admission policy (Argon2id)
   libargon2-dev
   # the contribution ledger: SQLite through its C API (core/ uses QtCore only, no QtSql)
@@ -65,6 +68,12 @@ if ((${#missing[@]})); then
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 else
   echo "setup: all Debian packages present"
+fi
+# nginx's package starts a system web server on port 80 where systemd runs; the tests start their own on
+# a free loopback port, so stop and disable the one setup has just installed.
+if [[ " ${missing[*]} " == *" nginx-light "* ]] && command -v systemctl >/dev/null &&
+  systemctl is-active --quiet nginx 2>/dev/null; then
+  "${sudo_cmd[@]}" systemctl disable --now nginx
 fi
 
 # Node.js runs Hugging Face's own tokenizers (the reference our tokenizer must match) in tests and benchmarks.

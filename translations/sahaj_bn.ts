@@ -1006,6 +1006,14 @@
         <source>Sahaj is still contributing. Open it or quit from its icon in the tray.</source>
         <translation>Sahaj এখনও অবদান রাখছে। ট্রেতে থাকা এর আইকন থেকে এটি খুলুন বা বন্ধ করুন।</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;Copyright © 2026 The Sahaj developers&lt;/p&gt;</source>
+        <translation>&lt;p&gt;কপিরাইট © ২০২৬ Sahaj-এর ডেভেলপারগণ&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Sahaj is free software under the &lt;a href=&quot;%1&quot;&gt;GNU General Public License, version 3 or later&lt;/a&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Sahaj একটি মুক্ত সফটওয়্যার, যা &lt;a href=&quot;%1&quot;&gt;GNU জেনারেল পাবলিক লাইসেন্সের সংস্করণ ৩ বা তার পরবর্তী কোনো সংস্করণের&lt;/a&gt; অধীনে প্রকাশিত।&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::PauseToggle</name>

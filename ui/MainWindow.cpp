@@ -123,11 +123,23 @@ void MainWindow::buildMenus() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* about = help->addAction(tr("&About Sahaj"), this, [this] {
-        QMessageBox::about(this, tr("About Sahaj"),
-                           tr("<p><b>Sahaj</b> %1</p><p>Volunteers train a Bengali language model together: "
-                              "each computer computes part of every batch and the peers average their "
-                              "gradients over the internet.</p>")
-                               .arg(QCoreApplication::applicationVersion().toHtmlEscaped()));
+        // What QMessageBox::about shows (the window's icon, one OK button), but window-modal and deleted on
+        // close like the other dialogs, and opened without blocking.
+        const QString text =
+            tr("<p><b>Sahaj</b> %1</p><p>Volunteers train a Bengali language model together: "
+               "each computer computes part of every batch and the peers average their "
+               "gradients over the internet.</p>")
+                .arg(QCoreApplication::applicationVersion().toHtmlEscaped()) +
+            tr("<p>Copyright © 2026 The Sahaj developers</p>") +
+            tr("<p>Sahaj is free software under the <a href=\"%1\">GNU General Public License, version 3 "
+               "or later</a>.</p>")
+                .arg(QStringLiteral("https://www.gnu.org/licenses/gpl-3.0.html"));
+        auto* box = new QMessageBox(QMessageBox::NoIcon, tr("About Sahaj"), text, QMessageBox::Ok, this);
+        box->setTextFormat(Qt::RichText);
+        box->setIconPixmap(windowIcon().pixmap(64, 64));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setWindowModality(Qt::WindowModal);
+        box->open();
     });
     about->setMenuRole(QAction::AboutRole);
 }

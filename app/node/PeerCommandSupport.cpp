@@ -5,6 +5,7 @@
 #include "app/node/UsageError.h"
 #include "core/collab/PeerBoard.h"
 #include "core/engine/CollaborativePeer.h"
+#include "core/fetch/JoinSource.h"
 #include "core/run/JoinFile.h"
 #include "core/security/PeerIdentity.h"
 
@@ -70,10 +71,11 @@ QJsonObject metricsOf(const engine::EpochReport& report) {
 
 void PeerCommandSupport::addOptions(QCommandLineParser& parser) {
     parser.addOptions({
-        {"manifest",
-         "The run to join: the join file or join link sahaj-node run-init wrote (a coordinator may also read "
-         "the plain manifest).",
-         "FILE|LINK"},
+        {{"manifest", "join"},
+         "The run to join: the join link or join file sahaj-node run-init wrote, or the URL of that file "
+         "(https://, or http:// on a loopback or private address); a coordinator may also read the plain "
+         "manifest.",
+         "FILE|LINK|URL"},
         {"organiser",
          "The organiser's public key (64 hex digits, from the organiser): refuse a run signed by anyone "
          "else.",
@@ -103,9 +105,9 @@ engine::PeerOptions PeerCommandSupport::options(const QCommandLineParser& parser
     engine::PeerOptions options;
     const QString run = CommandLine::requiredValue(parser, "manifest");
     try {
-        options.manifest = run::JoinFile::readRun(
-            run::JoinFile::isLink(run) ? run : CommandLine::existingFile("manifest", run), signedOnly,
-            parser.value("organiser"));
+        const bool named = run::JoinFile::isLink(run) || fetch::JoinSource::isUrl(run);
+        options.manifest = fetch::JoinSource::readRun(
+            named ? run : CommandLine::existingFile("manifest", run), signedOnly, parser.value("organiser"));
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }

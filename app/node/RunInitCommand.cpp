@@ -15,6 +15,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QTextStream>
+#include <QUrl>
 
 #include <limits>
 #include <stdexcept>
@@ -148,6 +149,13 @@ void RunInitCommand::addOptions(QCommandLineParser& parser) const {
         {"run-id", "The run's id: " + run::ManifestSyntax::runIdRule() + " (default: demo).", "ID"},
         {"config", "Model config: tiny, small or sahajbert, written out in full (default: small).", "NAME"},
         {"corpus", "A training shard; repeat for several (default: " + kDefaultCorpus + ").", "FILE"},
+        {"url-prefix",
+         "Where volunteers download the shards: each shard's place is URL/ + its file name instead of its "
+         "local path; repeat for mirrors, tried in order (https://, or http:// on a loopback or private "
+         "address).",
+         "URL"},
+        {"tokenizer-url",
+         "Where volunteers download the tokenizer (its hash and size come from --tokenizer).", "URL"},
         {"documents",
          "How the shards' plain text is cut into documents: 'lines' or 'paragraphs' (default: paragraphs).",
          "LAYOUT"},
@@ -205,6 +213,18 @@ int RunInitCommand::run(const QCommandLineParser& parser) {
     manifest.tokenizer = tokenizerReference(parser, manifest.model);
     for (const QString& path : corpora)
         manifest.data.push_back(run::ShardVerifier::describe(path)); // one read each: size and hash
+    if (parser.isSet("url-prefix"))
+        for (run::DataShard& shard : manifest.data) {
+            const QString name = QUrl(shard.urls.front()).fileName(QUrl::FullyEncoded);
+            shard.urls.clear();
+            for (const QString& prefix : parser.values("url-prefix"))
+                shard.urls.append(prefix.endsWith('/') ? prefix + name : prefix + '/' + name);
+        }
+    if (parser.isSet("tokenizer-url")) {
+        manifest.tokenizer.url = parser.value("tokenizer-url");
+        manifest.tokenizer.bytes = QFileInfo(manifest.tokenizer.path).size();
+        manifest.tokenizer.path.clear();
+    }
     try {
         manifest.validate(); // what the options cannot check alone: warmup within the schedule, repeats
     } catch (const std::invalid_argument& e) {

@@ -1,16 +1,20 @@
 #include "app/node/VolunteerCommand.h"
 
 #include "app/node/CommandLine.h"
+#include "app/node/DownloadProgressPrinter.h"
 #include "app/node/PeerAddress.h"
 #include "app/node/PeerAdmission.h"
 #include "app/node/PeerCommandSupport.h"
 #include "app/node/UsageError.h"
-#include "core/engine/LocalDataShard.h"
+#include "core/engine/DataPreparation.h"
+#include "core/engine/VolunteerSetup.h"
+#include "core/security/PeerIdentity.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
 
+#include <iostream>
 #include <random>
 
 namespace sahaj::node {
@@ -41,7 +45,10 @@ void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
         {"max-upload-mbps", "Upload cap in Mbit/s (default: none).", "X"},
         {"max-download-mbps", "Download cap in Mbit/s (default: none).", "Y"},
         {"batch", "Samples per micro-batch: bounds memory use (default 8).", "B"},
-        {"data-dir", "Folder that holds the run's data shard (default: the manifest's path).", "DIR"},
+        {"data-dir", "Folder that already holds some of the run's shards under their file names.", "DIR"},
+        {"cache-dir",
+         "Folder of the downloaded shards and tokenizer (default: 'shards' in the identity folder).", "DIR"},
+        {"cache-gib", "The most the shard cache holds, in GiB (default 20).", "G"},
         {"seed", "Seed of this peer's data order (default: random).", "S"},
         {"max-compute-percent", "Compute at most this share of the time, in percent (default 100).", "P"},
         {"claim-mbps",
@@ -94,8 +101,24 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
         CommandLine::realValue(parser, "max-download-mbps", 0.0, 0.0, 1e6) * mbps;
     options.link.claimedBytesPerSecond = CommandLine::realValue(parser, "claim-mbps", 0.0, 0.0, 1e7) * mbps;
     if (options.trains) {
-        options.data.corpusPath = engine::LocalDataShard::find(options.manifest, parser.value("data-dir"));
-        options.data.tokenizerPath = options.manifest.tokenizer.path;
+        engine::DataSources sources;
+        sources.dataDir = parser.value("data-dir");
+        const QString identityDir = PeerCommandSupport::identityDir(parser, appData);
+        sources.cacheDir = parser.isSet("cache-dir") ? parser.value("cache-dir")
+                                                     : engine::VolunteerSetup::defaultCacheDir(identityDir);
+        sources.cacheCapBytes =
+            std::int64_t(CommandLine::realValue(parser, "cache-gib", 20.0, 0.001, 1e6) * double(1ll << 30));
+        sources.transfer.maxBytesPerSecond = std::int64_t(options.link.downloadBytesPerSecond);
+        DownloadProgressPrinter printer;
+        const engine::PreparedData data = engine::DataPreparation::prepare(
+            options.manifest, options.link.identity->id().toHex(), sources,
+            [&](const fetch::DownloadProgress& p) { printer(p); },
+            [](const QString& line) { std::cerr << "sahaj-node: " << line.toStdString() << "\n"; });
+        for (const fetch::PlaceFailure& failure : data.failures)
+            std::cerr << "sahaj-node: " << failure.url.toStdString() << ": " << failure.reason.toStdString()
+                      << "\n";
+        options.data.corpusPath = data.corpusPath;
+        options.data.tokenizerPath = data.tokenizerPath;
         options.data.microBatchSize =
             static_cast<int>(CommandLine::integerValue(parser, "batch", 8, 1, 65536));
         options.data.seed =

@@ -88,7 +88,7 @@ struct AllReduceResult {
     bool complete() const;
 };
 
-// One butterfly all-reduce of a group over ZeroMQ (DESIGN §1). Every member that holds gradients sends
+// One butterfly all-reduce of a group over ZeroMQ (docs/protocol.md). Every member that holds gradients sends
 // span i of its vector, part by part, to member i through a DEALER it opens to i's ROUTER; aggregator i
 // adds each part into a weighted sum as it arrives and, once every sender's part is in (or the silent
 // ones are excluded), sends the mean back to every member through its ROUTER. Aggregators keep for

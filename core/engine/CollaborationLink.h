@@ -68,11 +68,11 @@ struct LinkStatus {
     double bytesPerValue = 2.0; // of the gradient's wire encoding: turns declared values/s into bytes/s
 };
 
-// The collaboration thread of one peer (DESIGN §2): it owns the ZeroMQ sockets, the DHT node, the
-// progress tracker and the state server, and does everything that talks to other peers. It publishes
-// this peer's progress and announcement, answers state requests, forms a group when the collaboration's
-// batch is nearly full, and downloads the state when this peer is behind. The training thread keeps
-// computing meanwhile and talks to it only through the calls below, which hand data over by value:
+// The collaboration thread of one peer (docs/architecture.md, "Threads"): it owns the ZeroMQ sockets, the DHT
+// node, the progress tracker and the state server, and does everything that talks to other peers. It
+// publishes this peer's progress and announcement, answers state requests, forms a group when the
+// collaboration's batch is nearly full, and downloads the state when this peer is behind. The training thread
+// keeps computing meanwhile and talks to it only through the calls below, which hand data over by value:
 //   - reportProgress() after each micro-batch;
 //   - takeGroup() between micro-batches; when it returns a group, average() with the gradient (and, on a
 //     state-averaging epoch, again with the parameters and optimiser state), then epochCompleted() with the

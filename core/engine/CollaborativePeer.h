@@ -20,11 +20,11 @@ class GradientAccumulator;
 class ModelReplica;
 class StateCheckpoint;
 
-// One peer's training loop (the training thread of DESIGN §2). A volunteer computes micro-batches and
-// reports its progress; a coordinator only waits. Between micro-batches it takes what the collaboration
-// thread prepared: a newer state to load, or a group to average the accumulated gradient in, after which
-// it applies the optimiser step (and, every K epochs, averages the parameters too), and hands the new
-// state back for serving.
+// One peer's training loop (the training thread of docs/architecture.md, "Threads"). A volunteer computes
+// micro-batches and reports its progress; a coordinator only waits. Between micro-batches it takes what the
+// collaboration thread prepared: a newer state to load, or a group to average the accumulated gradient in,
+// after which it applies the optimiser step (and, every K epochs, averages the parameters too), and hands the
+// new state back for serving.
 class CollaborativePeer {
 public:
     struct Events {

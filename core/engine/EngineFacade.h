@@ -23,8 +23,8 @@ struct EpochContribution;
 
 namespace sahaj::engine {
 
-// What the desktop app drives and watches: the one door from ui/ into the engine (DESIGN §2). Controls
-// return at once; what they cause shows in the next snapshot and in the event log. Snapshots are
+// What the desktop app drives and watches: the one door from ui/ into the engine (docs/desktop-app.md).
+// Controls return at once; what they cause shows in the next snapshot and in the event log. Snapshots are
 // immutable and published on the object's thread (snapshotChanged), so the UI renders without locks.
 //
 // The history (contribution and transfer) is read from the contribution ledger the engine records into:

@@ -49,6 +49,16 @@ struct LossPoint {
 
 // What the engine is and knows at one moment. Immutable once published: the UI keeps the shared pointer
 // and renders it, never asks the engine's threads anything.
+// A download of the run's files while the engine prepares to train (shards, the tokenizer).
+struct DataDownload {
+    QString name;     // the file, as its first URL names it
+    qint64 done = 0;  // bytes here, resumed ones included
+    qint64 total = 0; // its size in the manifest
+    double bytesPerSecond = 0.0;
+    double etaSeconds = -1.0; // -1: unknown
+    bool active = false;      // false once it finished (or before any began)
+};
+
 struct EngineSnapshot {
     static constexpr std::size_t kRecentRounds = 20;
     static constexpr std::size_t kLossPoints = 2000;
@@ -66,6 +76,7 @@ struct EngineSnapshot {
     QString device;  // the setting: "auto", "cpu", "cuda:N"
     QString compute; // what computes: "cuda core on cuda:0 (NVIDIA H200)", empty before the cores are chosen
     bool computesOnGpu = false; // a GPU core trains (the GPU pause rule applies)
+    DataDownload download;      // while the run's files come over the network
 
     std::uint64_t localEpoch = 0;
     std::uint64_t globalEpoch = 0;

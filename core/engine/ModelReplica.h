@@ -76,10 +76,10 @@ public:
     // An auxiliary aggregates without holding the averaged vector: it only follows the epoch count.
     void followEpoch() { ++epoch_; }
 
-    // What periodic averaging heals (DESIGN §1): the parameters, then LAMB's first and second moments, in
-    // named_parameters() order. Averaging the moments too matters: replicas whose moments drifted apart
-    // (after a round that failed, or a group that split) would drift apart again at the next step even
-    // from equal parameters.
+    // What periodic averaging heals (docs/protocol.md, "State averaging"): the parameters, then LAMB's first
+    // and second moments, in named_parameters() order. Averaging the moments too matters: replicas whose
+    // moments drifted apart (after a round that failed, or a group that split) would drift apart again at the
+    // next step even from equal parameters.
     std::int64_t averagedStateSize() const { return 3 * parameterCount_; }
     std::vector<float> stateVector() const;
     // Throws std::invalid_argument for a vector of the wrong size or with non-finite values (nothing

@@ -135,7 +135,16 @@ void VolunteerEngine::startWorker(JoinRequest request) {
         };
         QString error;
         try {
-            PeerOptions options = VolunteerSetup::options(request, &shared->controls.stop);
+            PeerOptions options = VolunteerSetup::options(
+                request, &shared->controls.stop,
+                [post, this](const fetch::DownloadProgress& p) {
+                    const DataDownload download{p.name,           p.done,         p.total,
+                                                p.bytesPerSecond, p.etaSeconds(), !p.finished};
+                    post([this, download] { workerDownload(download); });
+                },
+                [post, this](const QString& line) {
+                    post([this, line] { log(EngineEvent::Level::Warning, line); });
+                });
             options.computeThreads = request.threads;
             options.link.version = QCoreApplication::applicationVersion().toStdString();
             options.link.log = [this, post](const std::string& line) {
@@ -319,6 +328,16 @@ void VolunteerEngine::workerJoined(QString peerId, QString role, QString runId, 
     working_.detail = QStringLiteral("looking for the others' progress");
     log(EngineEvent::Level::Info,
         QStringLiteral("joined the run %1 as a %2 (peer %3)").arg(runId, role, peerId.left(16)));
+    update();
+}
+
+void VolunteerEngine::workerDownload(DataDownload download) {
+    if (download.active)
+        working_.detail = QStringLiteral("downloading the run's data");
+    else
+        log(EngineEvent::Level::Info,
+            QStringLiteral("downloaded %1 (%2 bytes)").arg(download.name).arg(download.total));
+    working_.download = std::move(download);
     update();
 }
 

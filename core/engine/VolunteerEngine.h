@@ -15,9 +15,9 @@ namespace sahaj::engine {
 
 struct PeerControls;
 
-// The engine that trains: the facade of DESIGN §2 over one CollaborativePeer. join() starts a worker
-// thread that sets the peer up (run, identity, data, token) and runs its training loop; the controls reach
-// that loop through atomics (PeerControls), and what it reports comes back to this object's thread by
+// The engine that trains: the EngineFacade (docs/desktop-app.md) over one CollaborativePeer. join() starts a
+// worker thread that sets the peer up (run, identity, data, token) and runs its training loop; the controls
+// reach that loop through atomics (PeerControls), and what it reports comes back to this object's thread by
 // value, where it is merged into the next snapshot (published every second and at each change). The worker
 // records every epoch and every minute of transfer in the contribution ledger through its own connection.
 class VolunteerEngine : public EngineFacade {
@@ -46,6 +46,7 @@ private:
     void workerJoined(QString peerId, QString role, QString runId, std::uint64_t epoch, std::uint64_t target,
                       QString compute, bool computesOnGpu);
     void workerStatus(LinkStatus status, std::uint64_t localSamples);
+    void workerDownload(DataDownload download);
     void workerEpoch(EpochReport report, bool pausedAfter);
     void workerMessage(QString text);
     void workerEnded(QString error);

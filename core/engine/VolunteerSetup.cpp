@@ -1,8 +1,8 @@
 #include "core/engine/VolunteerSetup.h"
 
-#include "core/engine/LocalDataShard.h"
+#include "core/engine/DataPreparation.h"
 #include "core/engine/VolunteerAdmission.h"
-#include "core/run/JoinFile.h"
+#include "core/fetch/JoinSource.h"
 #include "core/security/AccessToken.h"
 #include "core/security/PeerIdentity.h"
 #include "core/security/SecretFile.h"
@@ -36,11 +36,18 @@ void VolunteerSetup::checkAddress(const QString& what, const QString& address, b
                                     address.toStdString() + "'");
 }
 
-PeerOptions VolunteerSetup::options(const JoinRequest& request, const std::atomic<bool>* cancel) {
+QString VolunteerSetup::defaultCacheDir(const QString& identityDir) {
+    return QDir(identityDir).filePath(QStringLiteral("shards"));
+}
+
+PeerOptions VolunteerSetup::options(const JoinRequest& request, const std::atomic<bool>* cancel,
+                                    const fetch::ProgressCallback& progress,
+                                    const DataPreparation::Log& log) {
     if (const QString problem = request.problem(); !problem.isEmpty())
         throw std::invalid_argument(problem.toStdString());
     PeerOptions options;
-    options.manifest = run::JoinFile::readRun(request.run.trimmed(), /*signedOnly=*/true, request.organiser);
+    options.manifest =
+        fetch::JoinSource::readRun(request.run.trimmed(), /*signedOnly=*/true, request.organiser, {}, cancel);
     const QString coordinator = !request.coordinator.isEmpty() ? request.coordinator
                                 : options.manifest.coordinators.isEmpty()
                                     ? QString()
@@ -61,8 +68,15 @@ PeerOptions VolunteerSetup::options(const JoinRequest& request, const std::atomi
     options.stopAtEpoch = request.stopAtEpoch;
     options.statusInterval = 1000ms; // the app shows live figures
 
-    options.data.corpusPath = LocalDataShard::find(options.manifest, request.dataDir);
-    options.data.tokenizerPath = options.manifest.tokenizer.path;
+    DataSources sources;
+    sources.dataDir = request.dataDir;
+    sources.cacheDir = !request.cacheDir.isEmpty() ? request.cacheDir : defaultCacheDir(request.identityDir);
+    sources.cacheCapBytes = request.cacheCapBytes;
+    sources.transfer.maxBytesPerSecond = std::int64_t(request.limits.maxDownloadMbps * kBytesPerMegabit);
+    const PreparedData data = DataPreparation::prepare(options.manifest, options.link.identity->id().toHex(),
+                                                       sources, progress, log, cancel);
+    options.data.corpusPath = data.corpusPath;
+    options.data.tokenizerPath = data.tokenizerPath;
     options.data.microBatchSize = request.limits.microBatch;
     options.data.seed = request.seed ? *request.seed : std::random_device{}();
 

@@ -89,6 +89,14 @@ QJsonArray ManifestObjectReader::array(const QString& key) {
     return value.toArray();
 }
 
+QStringList ManifestObjectReader::stringArray(const QString& key) {
+    const QJsonArray values = array(key);
+    QStringList strings;
+    for (qsizetype i = 0; i < values.size(); ++i)
+        strings.append(toString(values.at(i), field(key) + QStringLiteral("[%1]").arg(i)));
+    return strings;
+}
+
 void ManifestObjectReader::finish() const {
     for (auto it = object_.constBegin(); it != object_.constEnd(); ++it) {
         if (!read_.contains(it.key()))

@@ -5,6 +5,7 @@
 #include <QJsonValue>
 #include <QSet>
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <optional>
@@ -31,6 +32,8 @@ public:
     QJsonObject object(const QString& key);
     std::optional<QJsonObject> optionalObject(const QString& key);
     QJsonArray array(const QString& key);
+    // An array of strings; errors name the element ("coordinators[2]").
+    QStringList stringArray(const QString& key);
 
     // Throws naming the first key (in sorted order) that no read asked for.
     void finish() const;

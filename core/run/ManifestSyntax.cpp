@@ -3,6 +3,9 @@
 #include <QRegularExpression>
 #include <QUrl>
 
+#include <arpa/inet.h>
+
+#include <algorithm>
 #include <optional>
 
 namespace sahaj::run {
@@ -19,6 +22,24 @@ std::optional<QUrl> strictUrl(const QString& text) {
     if (!url.isValid() || url.hasFragment())
         return std::nullopt;
     return url;
+}
+
+// Loopback and private addresses, where plain http is acceptable (see isRemoteUrl). Numeric addresses
+// only, besides "localhost": a name could resolve anywhere.
+bool isLocalHost(const QString& host) {
+    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)
+        return true;
+    const QByteArray text = host.toLatin1();
+    unsigned char v4[4];
+    if (inet_pton(AF_INET, text.constData(), v4) == 1)
+        return v4[0] == 127 || v4[0] == 10 || (v4[0] == 172 && (v4[1] & 0xf0) == 16) ||
+               (v4[0] == 192 && v4[1] == 168);
+    unsigned char v6[16];
+    const QByteArray bare = text.startsWith('[') && text.endsWith(']') ? text.mid(1, text.size() - 2) : text;
+    if (inet_pton(AF_INET6, bare.constData(), v6) != 1)
+        return false;
+    static constexpr unsigned char kLoopback[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+    return std::equal(v6, v6 + 16, kLoopback) || (v6[0] & 0xfe) == 0xfc;
 }
 
 } // namespace
@@ -63,12 +84,24 @@ bool ManifestSyntax::isShardUrl(const QString& text) {
         return false;
     if (url->scheme() == QLatin1String("file"))
         return url->host().isEmpty() && !url->hasQuery() && url->path().startsWith('/');
-    return isHttpsUrl(text);
+    return isRemoteUrl(text);
 }
 
-bool ManifestSyntax::isHttpsUrl(const QString& text) {
+QString ManifestSyntax::shardUrlRule() {
+    return QStringLiteral("file:///absolute/path or ") + remoteUrlRule();
+}
+
+bool ManifestSyntax::isRemoteUrl(const QString& text) {
     const std::optional<QUrl> url = strictUrl(text);
-    return url && url->scheme() == QLatin1String("https") && !url->host().isEmpty();
+    if (!url || url->host().isEmpty() || !url->userInfo().isEmpty())
+        return false;
+    if (url->scheme() == QLatin1String("https"))
+        return true;
+    return url->scheme() == QLatin1String("http") && isLocalHost(url->host());
+}
+
+QString ManifestSyntax::remoteUrlRule() {
+    return QStringLiteral("https://host/path, or http:// on a loopback or private address (percent-encoded)");
 }
 
 } // namespace sahaj::run

@@ -16,9 +16,15 @@ public:
     // HOST:PORT with a DNS name, an IPv4 address or a bracketed IPv6 address, and a port in [1, 65535].
     static bool isHostPort(const QString& text);
     static QString hostPortRule();
-    // file:///absolute/path or https://host/path, strictly encoded (spaces as %20), without a fragment.
+    // A place to download from: https://host/path, or http:// whose host is a loopback or private address
+    // (127.0.0.0/8, ::1, localhost, 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7: test networks and
+    // a LAN's own mirror; the hash in the manifest carries the integrity either way, https keeps what a
+    // volunteer fetches over the Internet private). Strictly encoded (spaces as %20), without a fragment.
+    static bool isRemoteUrl(const QString& text);
+    static QString remoteUrlRule();
+    // A remote URL, or file:///absolute/path.
     static bool isShardUrl(const QString& text);
-    static bool isHttpsUrl(const QString& text);
+    static QString shardUrlRule();
 };
 
 } // namespace sahaj::run

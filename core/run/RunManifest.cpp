@@ -26,6 +26,11 @@ constexpr qint64 kMaxManifestBytes = 4 * 1024 * 1024;
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();
 // Integers beyond 2^53 do not survive a round trip through JSON readers that use doubles.
 constexpr std::int64_t kMaxBytes = (std::int64_t{1} << 53) - 1;
+// Places of one shard: enough for a few mirrors and the coordinator, few enough that trying them all
+// after a failure stays quick.
+constexpr qsizetype kMaxMirrors = 8;
+// sahajBERT's tokenizer.json is 2.3 MB; a bound keeps a lying server from filling the disk.
+constexpr std::int64_t kMaxTokenizerBytes = 64ll << 20;
 
 [[noreturn]] void fail(const QString& message) {
     throw std::invalid_argument(message.toStdString());
@@ -74,6 +79,7 @@ TokenizerReference tokenizerFromJson(const QJsonObject& json) {
     tokenizer.path = reader.optionalString(QStringLiteral("path")).value_or(QString());
     tokenizer.url = reader.optionalString(QStringLiteral("url")).value_or(QString());
     tokenizer.sha256 = reader.string(QStringLiteral("sha256"));
+    tokenizer.bytes = reader.integer(QStringLiteral("bytes"), 0);
     reader.finish();
     return tokenizer;
 }
@@ -82,8 +88,10 @@ QJsonObject tokenizerToJson(const TokenizerReference& tokenizer) {
     QJsonObject json{{"sha256", tokenizer.sha256}};
     if (!tokenizer.path.isEmpty())
         json["path"] = tokenizer.path;
-    if (!tokenizer.url.isEmpty())
+    if (!tokenizer.url.isEmpty()) {
         json["url"] = tokenizer.url;
+        json["bytes"] = qint64(tokenizer.bytes);
+    }
     return json;
 }
 
@@ -167,7 +175,7 @@ std::vector<DataShard> dataFromJson(const QJsonArray& json) {
         const QString path = QStringLiteral("data[%1]").arg(i);
         ManifestObjectReader reader(ManifestObjectReader::toObject(json.at(i), path), path);
         DataShard shard;
-        shard.url = reader.string("url");
+        shard.urls = reader.stringArray("urls");
         shard.sha256 = reader.string("sha256");
         shard.bytes = ManifestObjectReader::toInteger(reader.required("bytes"), path + ".bytes");
         reader.finish();
@@ -179,8 +187,9 @@ std::vector<DataShard> dataFromJson(const QJsonArray& json) {
 QJsonArray dataToJson(const std::vector<DataShard>& data) {
     QJsonArray json;
     for (const DataShard& shard : data)
-        json.append(
-            QJsonObject{{"url", shard.url}, {"sha256", shard.sha256}, {"bytes", qint64(shard.bytes)}});
+        json.append(QJsonObject{{"urls", QJsonArray::fromStringList(shard.urls)},
+                                {"sha256", shard.sha256},
+                                {"bytes", qint64(shard.bytes)}});
     return json;
 }
 
@@ -230,27 +239,43 @@ void validateTokenizer(const TokenizerReference& tokenizer) {
         fail(QStringLiteral("tokenizer needs exactly one of \"path\" and \"url\""));
     if (!tokenizer.path.isEmpty() && !QDir::isAbsolutePath(tokenizer.path))
         fail(QStringLiteral("tokenizer.path must be an absolute path, got \"%1\"").arg(tokenizer.path));
-    if (!tokenizer.url.isEmpty() && !ManifestSyntax::isHttpsUrl(tokenizer.url))
-        fail(QStringLiteral("tokenizer.url must be an https:// URL, got \"%1\"").arg(tokenizer.url));
+    if (!tokenizer.url.isEmpty() && !ManifestSyntax::isRemoteUrl(tokenizer.url))
+        fail(QStringLiteral("tokenizer.url must be %1, got \"%2\"")
+                 .arg(ManifestSyntax::remoteUrlRule(), tokenizer.url));
     requireSha256("tokenizer.sha256", tokenizer.sha256);
+    if (!tokenizer.url.isEmpty())
+        requireInteger("tokenizer.bytes", tokenizer.bytes, 1, kMaxTokenizerBytes);
+    else if (tokenizer.bytes != 0)
+        fail(QStringLiteral("tokenizer.bytes goes with tokenizer.url (a local file is checked by its hash)"));
 }
 
 void validateData(const std::vector<DataShard>& data) {
     if (data.empty())
         fail(QStringLiteral("data must list at least one shard"));
     QStringList urls;
+    QStringList hashes;
     for (std::size_t i = 0; i < data.size(); ++i) {
         const QString path = QStringLiteral("data[%1]").arg(i);
-        if (!ManifestSyntax::isShardUrl(data[i].url))
-            fail(
-                QStringLiteral("%1.url must be file:///absolute/path or https://host/path (percent-encoded), "
-                               "got \"%2\"")
-                    .arg(path, data[i].url));
+        if (data[i].urls.isEmpty() || data[i].urls.size() > kMaxMirrors)
+            fail(QStringLiteral("%1.urls must list 1 to %2 places of the shard, got %3")
+                     .arg(path)
+                     .arg(kMaxMirrors)
+                     .arg(data[i].urls.size()));
+        for (qsizetype m = 0; m < data[i].urls.size(); ++m)
+            if (!ManifestSyntax::isShardUrl(data[i].urls.at(m)))
+                fail(QStringLiteral("%1.urls[%2] must be %3, got \"%4\"")
+                         .arg(path)
+                         .arg(m)
+                         .arg(ManifestSyntax::shardUrlRule(), data[i].urls.at(m)));
         requireSha256(path + ".sha256", data[i].sha256);
         requireInteger(path + ".bytes", data[i].bytes, 0, kMaxBytes);
-        urls.append(data[i].url);
+        urls.append(data[i].urls);
+        hashes.append(data[i].sha256);
     }
-    requireDistinct(urls, QStringLiteral("data[%1].url"));
+    // A place listed twice, or the same bytes listed as two shards, would be trained on twice: always a
+    // mistake (and the cache knows a shard by its hash).
+    requireDistinct(urls, QStringLiteral("data URL #%1"));
+    requireDistinct(hashes, QStringLiteral("data[%1].sha256"));
 }
 
 void validateCoordinators(const QStringList& coordinators) {
@@ -280,10 +305,7 @@ RunManifest RunManifest::fromJson(const QJsonObject& json) {
     if (const auto training = reader.optionalObject("training"))
         manifest.training = trainingFromJson(*training);
     manifest.data = dataFromJson(reader.array("data"));
-    const QJsonArray coordinators = reader.array("coordinators");
-    for (qsizetype i = 0; i < coordinators.size(); ++i)
-        manifest.coordinators.append(
-            ManifestObjectReader::toString(coordinators.at(i), QStringLiteral("coordinators[%1]").arg(i)));
+    manifest.coordinators = reader.stringArray("coordinators");
     if (const auto organiser = reader.optionalString("organiser"))
         manifest.organiser = *organiser;
     if (const auto key = reader.optionalString("auth_curve_key"))

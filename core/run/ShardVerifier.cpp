@@ -51,8 +51,8 @@ FileDigest digest(const QString& path) {
 DataShard ShardVerifier::describe(const QString& path) {
     const QString absolute = QFileInfo(path).absoluteFilePath();
     const FileDigest fileDigest = digest(absolute);
-    return DataShard{QUrl::fromLocalFile(absolute).toString(QUrl::FullyEncoded), fileDigest.sha256,
-                     fileDigest.bytes};
+    return DataShard{
+        {QUrl::fromLocalFile(absolute).toString(QUrl::FullyEncoded)}, fileDigest.sha256, fileDigest.bytes};
 }
 
 QString ShardVerifier::fileSha256Hex(const QString& path) {
@@ -66,29 +66,40 @@ std::optional<QString> ShardVerifier::localFile(const QString& url) {
     return parsed.toLocalFile();
 }
 
-bool ShardVerifier::verify(const DataShard& shard) {
-    const std::optional<QString> path = localFile(shard.url);
-    if (!path)
-        return false;
-    const QFileInfo info(*path);
+std::optional<QString> ShardVerifier::localFile(const DataShard& shard) {
+    for (const QString& url : shard.urls)
+        if (std::optional<QString> path = localFile(url))
+            return path;
+    return std::nullopt;
+}
+
+void ShardVerifier::verifyFile(const DataShard& shard, const QString& path) {
+    const QFileInfo info(path);
     if (!info.exists())
-        fail(QStringLiteral("shard %1: the file '%2' is missing").arg(shard.url, *path));
+        fail(QStringLiteral("shard %1: the file '%2' is missing").arg(shard.name(), path));
     // The size is free to check and catches a truncated or swapped file before hashing all of it.
     if (info.isFile() && info.size() != shard.bytes)
         fail(QStringLiteral("shard %1: '%2' has %3 bytes, the run manifest says %4")
-                 .arg(shard.url, *path)
+                 .arg(shard.name(), path)
                  .arg(info.size())
                  .arg(shard.bytes));
     FileDigest actual;
     try {
-        actual = digest(*path);
+        actual = digest(path);
     } catch (const std::runtime_error& e) {
-        fail(QStringLiteral("shard %1: %2").arg(shard.url, QString::fromUtf8(e.what())));
+        fail(QStringLiteral("shard %1: %2").arg(shard.name(), QString::fromUtf8(e.what())));
     }
     if (actual.sha256 != shard.sha256)
         fail(QStringLiteral("shard %1: '%2' has SHA-256 %3, the run manifest says %4 (the file changed, or "
                             "it is not this run's shard)")
-                 .arg(shard.url, *path, actual.sha256, shard.sha256));
+                 .arg(shard.name(), path, actual.sha256, shard.sha256));
+}
+
+bool ShardVerifier::verify(const DataShard& shard) {
+    const std::optional<QString> path = localFile(shard);
+    if (!path)
+        return false;
+    verifyFile(shard, *path);
     return true;
 }
 

@@ -8,9 +8,8 @@
 
 namespace sahaj::run {
 
-// Ties a run manifest's data shards to files. Only local shards (file:// URLs) can be checked yet: an
-// https shard is validated for its spelling when the manifest is read, and will be checked the same way
-// once Sahaj downloads shards (it does not yet).
+// Ties a run manifest's data shards to files: a shard's bytes are its size and SHA-256, wherever they came
+// from (a file:// URL on this machine, or a download, which core/fetch checks the same way while it streams).
 class ShardVerifier {
 public:
     // The manifest entry for a local file: its file:// URL (percent-encoded), size and SHA-256, from one
@@ -21,9 +20,13 @@ public:
     static QString fileSha256Hex(const QString& path);
     // The local file a file:// URL names; nullopt for other schemes.
     static std::optional<QString> localFile(const QString& url);
-    // True when a local shard was checked and matches (size, then hash); false for a remote shard, which
-    // can only be checked after downloading. std::runtime_error, naming the shard and both values, when
-    // the file is missing, unreadable or differs.
+    // The file of the shard's first file:// URL; nullopt when it has none.
+    static std::optional<QString> localFile(const DataShard& shard);
+    // Checks that `path` holds the shard's bytes (size, then hash). std::runtime_error, naming the shard,
+    // the file and both values, when it is missing, unreadable or differs.
+    static void verifyFile(const DataShard& shard, const QString& path);
+    // True when the shard has a local file and it matches; false when it has only remote places, which
+    // are checked when they are downloaded. Throws as verifyFile when the local file differs.
     static bool verify(const DataShard& shard);
 };
 

@@ -23,7 +23,7 @@ enum class Aggregation {
 };
 
 // The `training` section of a run manifest: what every peer must do alike so that all replicas apply the
-// same step. The defaults are the sahajBERT recipe (DESIGN.md §5, and hivemind's ALBERT example for the
+// same step. The defaults are the sahajBERT recipe (docs/training.md, and hivemind's ALBERT example for the
 // schedule length); the manifest's JSON names are in the comments.
 struct TrainingSettings {
     std::int64_t targetBatchSize = 4096; // target_batch_size: samples per global step, over all peers

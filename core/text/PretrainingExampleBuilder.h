@@ -9,7 +9,7 @@ namespace sahaj::text {
 class PortableRandom;
 
 // Turns one tokenised document (its sentences as token ids, without special tokens) into sentence-
-// order examples, as ALBERT prepares its data (DESIGN §5):
+// order examples, as ALBERT prepares its data (docs/data.md):
 //  - consecutive sentences are packed into a chunk of at most `sequenceLength - 3` tokens (with
 //    probability `shortSequenceProbability` a shorter random target, so the model also sees short
 //    inputs); a sentence longer than that is first cut into equal pieces that fit, so no text is dropped;

@@ -1,7 +1,7 @@
 // The main window: the five panels as tabs (Ctrl+1..5), the control bar and the status bar; an automatic
 // pause shows its reason in the control bar, the status bar and the tray's tooltip; Join runs the wizard
 // on the first run and joins straight away after it; Leave is not reported as a disconnection; closing
-// without a tray quits.
+// without a tray quits; About shows the licence.
 #include "core/engine/VolunteerSettings.h"
 #include "support/GuiFixture.h"
 #include "ui/AppController.h"
@@ -18,9 +18,11 @@
 
 #include <QAction>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTextDocument>
 #include <QtTest>
 
 #include <memory>
@@ -157,6 +159,33 @@ private Q_SLOTS:
         QVERIFY(!machine.window->isVisible());
         // Offscreen there is no tray: the window is the app, and closing it quits. With a tray it hides.
         QCOMPARE(quit.size(), machine.window->tray()->available() ? 0 : 1);
+    }
+
+    void aboutShowsTheLicence() {
+        Machine machine;
+        machine.window->show();
+        QAction* about = nullptr;
+        for (QAction* action : machine.window->findChildren<QAction*>())
+            if (action->menuRole() == QAction::AboutRole)
+                about = action;
+        QVERIFY(about);
+        about->trigger(); // opens the box without blocking
+        auto* box = machine.window->findChild<QMessageBox*>();
+        QVERIFY(box);
+        QVERIFY(box->isVisible());
+        auto* label = box->findChild<QLabel*>(QStringLiteral("qt_msgbox_label"));
+        QVERIFY(label);
+        QTextDocument shown;
+        shown.setHtml(label->text());
+        const QString plain = shown.toPlainText();
+        QVERIFY2(plain.contains(QStringLiteral(
+                     "Sahaj is free software under the GNU General Public License, version 3 or later.")),
+                 qPrintable(plain));
+        QVERIFY2(plain.contains(QStringLiteral("Copyright © 2026 The Sahaj developers")), qPrintable(plain));
+        QVERIFY(
+            label->text().contains(QStringLiteral("<a href=\"https://www.gnu.org/licenses/gpl-3.0.html\">")));
+        QVERIFY(label->openExternalLinks());
+        box->close();
     }
 
     void quitFromTheTray() {

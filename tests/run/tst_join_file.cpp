@@ -24,8 +24,9 @@ RunManifest manifest() {
         {"model", "tiny"},
         {"tokenizer", QJsonObject{{"path", "/data/tokenizer.json"}, {"sha256", QString(64, 'a')}}},
         {"training", QJsonObject{{"sequence_length", 64}}},
-        {"data", QJsonArray{QJsonObject{
-                     {"url", "file:///data/shard-0.txt"}, {"sha256", QString(64, 'b')}, {"bytes", 1000}}}},
+        {"data", QJsonArray{QJsonObject{{"urls", QJsonArray{"file:///data/shard-0.txt"}},
+                                        {"sha256", QString(64, 'b')},
+                                        {"bytes", 1000}}}},
         {"coordinators", QJsonArray{"127.0.0.1:4600"}},
     });
 }

@@ -99,7 +99,7 @@ private Q_SLOTS:
         QCOMPARE(manifest.data.size(), 1u);
         QCOMPARE(manifest.data[0].sha256, fileSha256(corpus_));
         QCOMPARE(manifest.data[0].bytes, QFileInfo(corpus_).size());
-        QCOMPARE(manifest.data[0].url,
+        QCOMPARE(manifest.data[0].urls.front(),
                  QUrl::fromLocalFile(QFileInfo(corpus_).absoluteFilePath()).toString(QUrl::FullyEncoded));
         QCOMPARE(manifest.tokenizer.path, QFileInfo(tokenizer_).absoluteFilePath());
         QCOMPARE(manifest.tokenizer.sha256, fileSha256(tokenizer_));
@@ -131,7 +131,7 @@ private Q_SLOTS:
         QCOMPARE(manifest.training.targetBatchSize, 64);
         QCOMPARE(manifest.training.sequenceLength, 128);
         QCOMPARE(manifest.data.size(), 1u);
-        QCOMPARE(manifest.data[0].url,
+        QCOMPARE(manifest.data[0].urls.front(),
                  QUrl::fromLocalFile(QFileInfo(demo).absoluteFilePath()).toString(QUrl::FullyEncoded));
         QCOMPARE(manifest.data[0].sha256, fileSha256(corpus_));
     }
@@ -167,7 +167,7 @@ private Q_SLOTS:
         requireTokenizer();
         expectUsageError({"--out", dir_.filePath("twice.json"), "--tokenizer", tokenizer_, "--corpus",
                           corpus_, "--corpus", corpus_},
-                         "data[1].url repeats data[0].url");
+                         "data URL #1 repeats data URL #0");
     }
 
     void runtimeFailuresExitWithOne() {

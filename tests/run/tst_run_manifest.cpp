@@ -36,10 +36,13 @@ QJsonObject handWritten() {
                                  {"wire_dtype", "int8"},
                                  {"total_steps", 1000},
                                  {"warmup_steps", 100}}},
-        {"data",
-         QJsonArray{QJsonObject{{"url", "file:///data/shard-0.txt"}, {"sha256", kHashA}, {"bytes", 1000}},
-                    QJsonObject{
-                        {"url", "https://example.org/bn/shard-1.txt"}, {"sha256", kHashB}, {"bytes", 2000}}}},
+        {"data", QJsonArray{QJsonObject{{"urls", QJsonArray{"file:///data/shard-0.txt"}},
+                                        {"sha256", kHashA},
+                                        {"bytes", 1000}},
+                            QJsonObject{{"urls", QJsonArray{"https://example.org/bn/shard-1.txt",
+                                                            "http://127.0.0.1:8080/shard-1.txt"}},
+                                        {"sha256", kHashB},
+                                        {"bytes", 2000}}}},
         {"coordinators", QJsonArray{"127.0.0.1:4600", "[::1]:4601", "coord.example.org:4600"}},
     };
 }
@@ -149,9 +152,10 @@ private Q_SLOTS:
         const QByteArray expected =
             R"({"coordinators":["127.0.0.1:4600","[::1]:4601","coord.example.org:4600"],)"
             R"("data":[{"bytes":1000,"sha256":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",)"
-            R"("url":"file:///data/shard-0.txt"},{"bytes":2000,)"
+            R"("urls":["file:///data/shard-0.txt"]},{"bytes":2000,)"
             R"("sha256":"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",)"
-            R"("url":"https://example.org/bn/shard-1.txt"}],"format":"sahaj-run/1",)"
+            R"("urls":["https://example.org/bn/shard-1.txt","http://127.0.0.1:8080/shard-1.txt"]}],)"
+            R"("format":"sahaj-run/1",)"
             R"("model":{"architectures":["AlbertForPreTraining"],"attention_probs_dropout_prob":0,)"
             R"("bos_token_id":2,"classifier_dropout_prob":0.1,"embedding_size":16,"eos_token_id":3,)"
             R"("hidden_act":"gelu_new","hidden_dropout_prob":0,"hidden_size":32,"initializer_range":0.02,)"
@@ -250,20 +254,42 @@ private Q_SLOTS:
                                         << "data[0].sha256 must be 64 lowercase hexadecimal digits";
         QTest::newRow("uppercase tokenizer sha256")
             << "tokenizer.sha256" << QJsonValue(QString(64, 'A')) << "tokenizer.sha256 must be 64 lowercase";
-        QTest::newRow("bad URL scheme") << "data.1.url" << QJsonValue("ftp://example.org/shard-1.txt")
-                                        << "data[1].url must be file:///absolute/path or https://host/path";
-        QTest::newRow("plain http") << "data.1.url" << QJsonValue("http://example.org/shard-1.txt")
-                                    << "data[1].url must be";
+        QTest::newRow("bad URL scheme")
+            << "data.1.urls.0" << QJsonValue("ftp://example.org/shard-1.txt")
+            << "data[1].urls[0] must be file:///absolute/path or https://host/path, or http:// on a loopback";
+        QTest::newRow("plain http on the Internet")
+            << "data.1.urls.1" << QJsonValue("http://example.org/shard-1.txt") << "data[1].urls[1] must be";
+        QTest::newRow("plain http to a public address")
+            << "data.1.urls.1" << QJsonValue("http://8.8.8.8/shard-1.txt") << "data[1].urls[1] must be";
+        QTest::newRow("user and password in a URL")
+            << "data.1.urls.0" << QJsonValue("https://me:secret@example.org/shard-1.txt")
+            << "data[1].urls[0] must be";
         QTest::newRow("relative file URL")
-            << "data.0.url" << QJsonValue("file:shard-0.txt") << "data[0].url must be";
+            << "data.0.urls.0" << QJsonValue("file:shard-0.txt") << "data[0].urls[0] must be";
         QTest::newRow("unencoded space")
-            << "data.0.url" << QJsonValue("file:///data/shard 0.txt") << "data[0].url must be";
+            << "data.0.urls.0" << QJsonValue("file:///data/shard 0.txt") << "data[0].urls[0] must be";
+        QTest::newRow("a URL instead of a list")
+            << "data.0.urls" << QJsonValue("file:///data/shard-0.txt") << "data[0].urls must be an array";
+        QTest::newRow("no place for a shard") << "data.0.urls" << QJsonValue(QJsonArray{})
+                                              << "data[0].urls must list 1 to 8 places of the shard, got 0";
+        QTest::newRow("nine places for a shard")
+            << "data.0.urls"
+            << QJsonValue(QJsonArray{"https://a.example/1", "https://a.example/2", "https://a.example/3",
+                                     "https://a.example/4", "https://a.example/5", "https://a.example/6",
+                                     "https://a.example/7", "https://a.example/8", "https://a.example/9"})
+            << "data[0].urls must list 1 to 8 places";
+        QTest::newRow("the old single url")
+            << "data.0.url" << QJsonValue("file:///data/shard-0.txt") << "unknown key \"data[0].url\"";
         QTest::newRow("missing bytes") << "data.0.bytes" << remove << "data[0].bytes is missing";
         QTest::newRow("negative bytes") << "data.0.bytes" << QJsonValue(-1) << "data[0].bytes must be";
-        QTest::newRow("repeated shard")
-            << "data.1.url" << QJsonValue("file:///data/shard-0.txt") << "data[1].url repeats data[0].url";
+        QTest::newRow("repeated place")
+            << "data.1.urls.1" << QJsonValue("file:///data/shard-0.txt") << "data URL #2 repeats data URL #0";
+        QTest::newRow("repeated bytes")
+            << "data.1.sha256" << QJsonValue(kHashA) << "data[1].sha256 repeats data[0].sha256";
         QTest::newRow("no shards") << "data" << QJsonValue(QJsonArray{})
                                    << "data must list at least one shard";
+        QTest::newRow("tokenizer bytes without url")
+            << "tokenizer.bytes" << QJsonValue(1000) << "tokenizer.bytes goes with tokenizer.url";
         QTest::newRow("tokenizer path and url") << "tokenizer.url" << QJsonValue("https://example.org/t.json")
                                                 << "tokenizer needs exactly one of \"path\" and \"url\"";
         QTest::newRow("relative tokenizer path")
@@ -333,9 +359,9 @@ private Q_SLOTS:
         const DataShard shard = ShardVerifier::describe(path);
         QCOMPARE(shard.sha256, kAbcSha256);
         QCOMPARE(shard.bytes, 3);
-        QCOMPARE(shard.url, QUrl::fromLocalFile(path).toString(QUrl::FullyEncoded));
-        QVERIFY(shard.url.contains("%20")); // percent-encoded, as the manifest requires
-        QCOMPARE(ShardVerifier::localFile(shard.url), std::optional<QString>(path));
+        QCOMPARE(shard.urls, QStringList{QUrl::fromLocalFile(path).toString(QUrl::FullyEncoded)});
+        QVERIFY(shard.urls.front().contains("%20")); // percent-encoded, as the manifest requires
+        QCOMPARE(ShardVerifier::localFile(shard), std::optional<QString>(path));
         QVERIFY(ShardVerifier::verify(shard));
 
         // One changed byte, same size: the hash catches it.
@@ -348,10 +374,10 @@ private Q_SLOTS:
         QVERIFY2(message.contains("has 4 bytes, the run manifest says 3"), qPrintable(message));
         QVERIFY(QFile::remove(path));
         message = errorOf([&] { ShardVerifier::verify(shard); });
-        QVERIFY2(message.contains("is missing") && message.contains(shard.url), qPrintable(message));
+        QVERIFY2(message.contains("is missing") && message.contains(shard.name()), qPrintable(message));
 
         // Remote shards cannot be checked before downloading.
-        QVERIFY(!ShardVerifier::verify(DataShard{"https://example.org/shard.txt", kAbcSha256, 3}));
+        QVERIFY(!ShardVerifier::verify(DataShard{{"https://example.org/shard.txt"}, kAbcSha256, 3}));
     }
 
     void hashingStreamsLargeFiles() {

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+namespace sahaj::fetch {
+
+// A place that failed to deliver a shard, and why: what the volunteer's log and the organiser see.
+struct PlaceFailure {
+    QString url;
+    QString reason;
+};
+
+// What fetching one shard did.
+struct DownloadReport {
+    QString path;                       // the verified file
+    QString place;                      // where its last bytes came from ("cache" when nothing moved)
+    std::vector<PlaceFailure> failures; // places tried before, in order
+    std::int64_t bytesReceived = 0;     // over the network in this call
+    std::int64_t bytesResumed = 0;      // already on disk from an earlier, interrupted download
+    double seconds = 0;
+};
+
+} // namespace sahaj::fetch

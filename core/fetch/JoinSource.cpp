@@ -1,0 +1,46 @@
+#include "core/fetch/JoinSource.h"
+
+#include "core/fetch/HttpFetch.h"
+#include "core/run/JoinFile.h"
+#include "core/run/ManifestSyntax.h"
+
+#include <QByteArray>
+
+#include <stdexcept>
+
+namespace sahaj::fetch {
+
+bool JoinSource::isUrl(const QString& text) {
+    return run::ManifestSyntax::isRemoteUrl(text);
+}
+
+run::RunManifest JoinSource::readRun(const QString& text, bool signedOnly, const QString& expectedOrganiser,
+                                     const TransferSettings& settings, const std::atomic<bool>* cancel) {
+    if (!isUrl(text)) {
+        if (text.startsWith(QLatin1String("http:")) || text.startsWith(QLatin1String("https:")))
+            throw std::invalid_argument(QStringLiteral("'%1' is not a URL a run can be joined from: %2")
+                                            .arg(text, run::ManifestSyntax::remoteUrlRule())
+                                            .toStdString());
+        return run::JoinFile::readRun(text, signedOnly, expectedOrganiser);
+    }
+    QByteArray bytes;
+    const FetchResult result = HttpFetch::get(
+        {text, 0, run::JoinFile::kMaxBytes}, settings,
+        [&](const char* data, std::size_t size) {
+            bytes.append(data, qsizetype(size));
+            return true;
+        },
+        {}, cancel);
+    if (result.outcome == FetchResult::Outcome::CutOff)
+        throw std::invalid_argument(QStringLiteral("%1 is larger than a join file may be (%2 bytes)")
+                                        .arg(text)
+                                        .arg(run::JoinFile::kMaxBytes)
+                                        .toStdString());
+    if (!result.ok())
+        throw std::runtime_error(QStringLiteral("the join file %1 could not be downloaded: %2: %3")
+                                     .arg(text, FetchResult::outcomeName(result.outcome), result.message)
+                                     .toStdString());
+    return run::JoinFile::fromBytes(bytes, text, expectedOrganiser).manifest();
+}
+
+} // namespace sahaj::fetch
