@@ -37,6 +37,8 @@ packages=(
   # downloads of shards, tokenizers and join files (libcurl, OpenSSL flavour like the rest); the
   # downloader's tests serve shards from a real web server, its benchmark compares with the curl tool
   libcurl4-openssl-dev nginx-light curl
+  # compressed shards (.gz through zlib, .zst through zstd's reference library)
+  zlib1g-dev libzstd-dev
   # password hashes for the allowlist admission policy (Argon2id)
   libargon2-dev
   # the contribution ledger: SQLite through its C API (core/ uses QtCore only, no QtSql)

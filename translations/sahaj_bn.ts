@@ -220,6 +220,10 @@
         <source>the device must be auto, cpu, cuda or cuda:N</source>
         <translation>ডিভাইস হতে হবে auto, cpu, cuda অথবা cuda:N</translation>
     </message>
+    <message>
+        <source>the disk space for downloaded data (the shard cache) must be between %1 and %2 GiB</source>
+        <translation>ডাউনলোড করা ডেটার জন্য ডিস্কের জায়গা (শার্ড ক্যাশ) %1 থেকে %2 GiB-এর মধ্যে হতে হবে</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::AppController</name>
@@ -553,6 +557,41 @@
     </message>
 </context>
 <context>
+    <name>sahaj::ui::DownloadProgress</name>
+    <message>
+        <source>Download</source>
+        <translation>ডাউনলোড</translation>
+    </message>
+    <message>
+        <source>Progress of the download</source>
+        <translation>ডাউনলোডের অগ্রগতি</translation>
+    </message>
+    <message>
+        <source>Downloading the run&apos;s data</source>
+        <translation>প্রশিক্ষণের ডেটা ডাউনলোড হচ্ছে</translation>
+    </message>
+    <message>
+        <source>Downloading %1</source>
+        <translation>%1 ডাউনলোড হচ্ছে</translation>
+    </message>
+    <message>
+        <source>%1 of %2 (%3)</source>
+        <translation>%2-এর মধ্যে %1 (%3)</translation>
+    </message>
+    <message>
+        <source>%1 so far</source>
+        <translation>এ পর্যন্ত %1</translation>
+    </message>
+    <message>
+        <source>%1 left</source>
+        <translation>আর %1 বাকি</translation>
+    </message>
+    <message>
+        <source>time left unknown</source>
+        <translation>বাকি সময় অজানা</translation>
+    </message>
+</context>
+<context>
     <name>sahaj::ui::EventLogPanel</name>
     <message>
         <source>Info</source>
@@ -839,6 +878,22 @@
     <message>
         <source>Passed over: %1</source>
         <translation>বাদ দেওয়া হয়েছে: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>&amp;বন্ধ করুন</translation>
+    </message>
+    <message>
+        <source>Joining the run</source>
+        <translation>প্রশিক্ষণে যোগ দেওয়া হচ্ছে</translation>
+    </message>
+    <message>
+        <source>Sahaj reads the run, downloads the data it needs and looks for the other volunteers. You can close this window: joining goes on, and the Training panel shows how far it is.</source>
+        <translation>Sahaj প্রশিক্ষণের বিবরণ পড়ছে, প্রয়োজনীয় ডেটা ডাউনলোড করছে এবং অন্য স্বেচ্ছাসেবীদের খুঁজছে। আপনি এই উইন্ডো বন্ধ করতে পারেন: যোগদান চলতে থাকবে, আর প্রশিক্ষণ প্যানেলে দেখা যাবে তা কতদূর এগোল।</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>অবস্থা</translation>
     </message>
 </context>
 <context>
@@ -1324,6 +1379,18 @@
     <message>
         <source>Off: a GPU computes only after the computer has been idle for the minutes above; the CPU is not affected</source>
         <translation>বন্ধ থাকলে: ওপরের মিনিটগুলো কম্পিউটার নিষ্ক্রিয় থাকার পরেই কেবল GPU গণনা করে; CPU-র ওপর এর প্রভাব নেই</translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation> GiB</translation>
+    </message>
+    <message>
+        <source>The most disk space the run&apos;s downloaded training data may take; the data used longest ago is removed first. Applies from the next time Sahaj joins.</source>
+        <translation>প্রশিক্ষণের ডাউনলোড করা ডেটা ডিস্কে সর্বোচ্চ যতটা জায়গা নিতে পারে; যে ডেটা সবচেয়ে দীর্ঘ সময় ব্যবহার হয়নি, তা আগে মুছে ফেলা হয়। পরের বার Sahaj যোগ দেওয়ার সময় থেকে কার্যকর হয়।</translation>
+    </message>
+    <message>
+        <source>Disk &amp;space for data:</source>
+        <translation>ডেটার &amp;জন্য ডিস্কের জায়গা:</translation>
     </message>
 </context>
 <context>

@@ -220,6 +220,10 @@
         <source>the device must be auto, cpu, cuda or cuda:N</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>the disk space for downloaded data (the shard cache) must be between %1 and %2 GiB</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::AppController</name>
@@ -551,6 +555,41 @@
     </message>
 </context>
 <context>
+    <name>sahaj::ui::DownloadProgress</name>
+    <message>
+        <source>Download</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Progress of the download</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Downloading the run&apos;s data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Downloading %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 so far</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>time left unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sahaj::ui::EventLogPanel</name>
     <message>
         <source>Info</source>
@@ -836,6 +875,22 @@
     </message>
     <message>
         <source>Passed over: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Joining the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sahaj reads the run, downloads the data it needs and looks for the other volunteers. You can close this window: joining goes on, and the Training panel shows how far it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1321,6 +1376,18 @@
     </message>
     <message>
         <source>Off: a GPU computes only after the computer has been idle for the minutes above; the CPU is not affected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The most disk space the run&apos;s downloaded training data may take; the data used longest ago is removed first. Applies from the next time Sahaj joins.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disk &amp;space for data:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -8,6 +8,7 @@
 #include <QStandardPaths>
 
 #include <algorithm>
+#include <cstdint>
 #include <exception>
 
 namespace sahaj::ui {
@@ -109,6 +110,7 @@ QString AppController::join(const QString& secret) {
     request.tokenFile = settings_.tokenFile;
     request.identityDir = appData + QStringLiteral("/identity");
     request.dataDir = settings_.dataDir;
+    request.cacheCapBytes = static_cast<std::int64_t>(settings_.cacheGiB) << 30;
     request.clientMode = settings_.clientMode;
     request.device = settings_.device;
     if (settings_.shareCountry)

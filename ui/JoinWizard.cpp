@@ -2,8 +2,10 @@
 
 #include "core/engine/EngineFacade.h"
 #include "ui/AppController.h"
+#include "ui/StateText.h"
 #include "ui/TrayIcon.h"
 #include "ui/format/Figures.h"
+#include "ui/widgets/DownloadProgress.h"
 #include "ui/widgets/PathField.h"
 
 #include <QCheckBox>
@@ -42,20 +44,27 @@ JoinWizard::JoinWizard(engine::EngineFacade& engine, AppController& controller, 
     setWindowIcon(TrayIcon::appIcon());
     setWizardStyle(QWizard::ClassicStyle);
     setOption(QWizard::NoBackButtonOnStartPage);
-    setButtonText(QWizard::FinishButton, tr("&Join"));
+    // The limits page commits: its button joins, and the preparing page after it has no way back.
+    setButtonText(QWizard::CommitButton, tr("&Join"));
+    setButtonText(QWizard::FinishButton, tr("&Close"));
     setPage(ConsentPage, buildConsentPage());
     setPage(JoinPage, buildJoinPage());
     setPage(HardwarePage, buildHardwarePage());
     setPage(LimitsPage, buildLimitsPage());
+    setPage(PreparingPage, buildPreparingPage());
     setStartId(ConsentPage);
     limits_.load(controller_.settings());
 
     connect(&engine_, &engine::EngineFacade::hardwareChecked, this, &JoinWizard::showReport);
-    // The measurement starts when its page is first reached, not before: the consent comes first.
+    connect(&engine_, &engine::EngineFacade::snapshotChanged, this, &JoinWizard::renderPreparation);
     connect(this, &QWizard::currentIdChanged, this, [this](int id) {
+        // The measurement starts when its page is first reached, not before: the consent comes first.
         if (id == HardwarePage && !measured_)
             measure();
+        // Once joining has started, Cancel would cancel nothing: the wizard only closes.
+        setOption(QWizard::NoCancelButton, id == PreparingPage);
     });
+    renderPreparation();
 }
 
 QWizardPage* JoinWizard::buildConsentPage() {
@@ -190,6 +199,29 @@ QWizardPage* JoinWizard::buildLimitsPage() {
     problem_->setStyleSheet(QStringLiteral("color: #b71c1c;"));
     problem_->hide();
     form->addRow(problem_);
+    page->setCommitPage(true);
+    return page;
+}
+
+QWizardPage* JoinWizard::buildPreparingPage() {
+    auto* page = new QWizardPage;
+    page->setTitle(tr("Joining the run"));
+    page->setSubTitle(tr("Sahaj reads the run, downloads the data it needs and looks for the other "
+                         "volunteers. You can close this window: joining goes on, and the Training panel "
+                         "shows how far it is."));
+    auto* layout = new QVBoxLayout(page);
+
+    joinState_ = new QLabel(page);
+    joinState_->setObjectName(QStringLiteral("joinStateLabel"));
+    joinState_->setAccessibleName(tr("State"));
+    joinState_->setTextFormat(Qt::PlainText);
+    joinState_->setWordWrap(true);
+    joinState_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    layout->addWidget(joinState_);
+
+    download_ = new DownloadProgress(page);
+    layout->addWidget(download_);
+    layout->addStretch(1);
     return page;
 }
 
@@ -231,6 +263,14 @@ void JoinWizard::showReport(const engine::HardwareReport& report) {
     else
         lines << tr("The measurement failed: %1").arg(report.problem);
     hardwareResult_->setText(lines.join(QLatin1Char('\n')));
+}
+
+void JoinWizard::renderPreparation() {
+    const auto snapshot = engine_.snapshot();
+    if (!snapshot)
+        return;
+    joinState_->setText(StateText::headline(*snapshot));
+    download_->setDownload(snapshot->download);
 }
 
 bool JoinWizard::validateCurrentPage() {

@@ -18,15 +18,18 @@ class EngineFacade;
 namespace sahaj::ui {
 
 class AppController;
+class DownloadProgress;
 
 // The first run: what Sahaj uses and sends (consent, required to go on), which run to join and with which
-// credentials, a measurement of this machine, and the limits. Nothing trains before the last page's Join
+// credentials, a measurement of this machine, and the limits. Nothing trains before the limits page's Join
 // button: only then are the settings saved (first run done, consent given) and the controller told to
-// join. A refusal (settings or join request) shows on the page and keeps the wizard open.
+// join. A refusal (settings or join request) shows on the page and keeps the wizard there. Once joining
+// has started there is no way back: the last page follows the engine as it prepares (its state, and the
+// download of the run's files), until the volunteer closes the wizard; joining goes on without it.
 class JoinWizard : public QWizard {
     Q_OBJECT
 public:
-    enum Page { ConsentPage, JoinPage, HardwarePage, LimitsPage };
+    enum Page { ConsentPage, JoinPage, HardwarePage, LimitsPage, PreparingPage };
 
     JoinWizard(engine::EngineFacade& engine, AppController& controller, QWidget* parent = nullptr);
 
@@ -34,7 +37,7 @@ public:
     const engine::HardwareReport& hardwareReport() const { return report_; }
 
 protected:
-    // On the last page: saves the settings and joins; false (the wizard stays open) when either refuses.
+    // On the limits page: saves the settings and joins; false (the wizard stays there) when either refuses.
     bool validateCurrentPage() override;
 
 private:
@@ -42,7 +45,10 @@ private:
     QWizardPage* buildJoinPage();
     QWizardPage* buildHardwarePage();
     QWizardPage* buildLimitsPage();
+    QWizardPage* buildPreparingPage();
     void measure();
+    // Draws the engine's current snapshot on the preparing page.
+    void renderPreparation();
     void showReport(const engine::HardwareReport& report);
     bool saveAndJoin();
 
@@ -63,6 +69,8 @@ private:
     LimitsFields limits_;
     QCheckBox* pauseOnBattery_ = nullptr;
     QLabel* problem_ = nullptr;
+    QLabel* joinState_ = nullptr;
+    DownloadProgress* download_ = nullptr;
 };
 
 } // namespace sahaj::ui

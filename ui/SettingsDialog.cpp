@@ -116,6 +116,15 @@ QWidget* SettingsDialog::buildLimitsPage() {
     limits_.addTransferRows(form);
     limits_.dailyQuota()->setToolTip(
         tr("Upload and download together per day; Sahaj pauses when it is reached"));
+
+    cacheGiB_ = new QSpinBox(page);
+    cacheGiB_->setObjectName(QStringLiteral("cacheSpin"));
+    cacheGiB_->setRange(engine::VolunteerSettings::kMinCacheGiB, engine::VolunteerSettings::kMaxCacheGiB);
+    cacheGiB_->setSuffix(tr(" GiB"));
+    // Unlike the limits above, the cache's cap is handed over when joining, not while running.
+    cacheGiB_->setToolTip(tr("The most disk space the run's downloaded training data may take; the data "
+                             "used longest ago is removed first. Applies from the next time Sahaj joins."));
+    form->addRow(tr("Disk &space for data:"), cacheGiB_);
     return page;
 }
 
@@ -255,6 +264,7 @@ void SettingsDialog::load(const engine::VolunteerSettings& settings) {
     device_->setCurrentText(settings.device);
 
     limits_.load(settings);
+    cacheGiB_->setValue(settings.cacheGiB);
 
     pauseOnBattery_->setChecked(settings.pauseOnBattery);
     onlyWhenIdle_->setChecked(settings.onlyWhenIdle);
@@ -297,6 +307,7 @@ engine::VolunteerSettings SettingsDialog::editedSettings() const {
     settings.device = device_->currentText().trimmed();
 
     limits_.storeInto(settings);
+    settings.cacheGiB = cacheGiB_->value();
 
     settings.pauseOnBattery = pauseOnBattery_->isChecked();
     settings.onlyWhenIdle = onlyWhenIdle_->isChecked();

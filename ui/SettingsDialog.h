@@ -19,7 +19,8 @@ namespace sahaj::ui {
 class AppController;
 class WeeklyScheduleGrid;
 
-// Edits every preference of engine::VolunteerSettings: the run, the device and the limits, the pause rules
+// Edits every preference of engine::VolunteerSettings: the run, the device, the limits and the disk space
+// for downloaded data, the pause rules
 // with the weekly schedule, and the desktop ones (start at login, notifications, language, the country shown
 // on the others' peer maps). OK and Apply hand the whole set to the controller, which saves and applies it
 // without a restart or refuses it; its sentences show in the dialog, and nothing closes or is saved while
@@ -62,6 +63,7 @@ private:
     QComboBox* device_ = nullptr;
 
     LimitsFields limits_;
+    QSpinBox* cacheGiB_ = nullptr;
 
     QCheckBox* pauseOnBattery_ = nullptr;
     QCheckBox* onlyWhenIdle_ = nullptr;

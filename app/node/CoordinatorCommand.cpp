@@ -20,7 +20,9 @@ QString CoordinatorCommand::description() const {
         "global step to STATE-DIR/metrics.jsonl. It is the run's authority: with the organiser's keys\n"
         "(--organiser-key) it serves the token endpoint (TCP, the --listen port + 1) where volunteers get\n"
         "access tokens by the --auth policy; only peers with a valid token are heard, over CURVE-encrypted\n"
-        "connections. SIGINT or SIGTERM saves and stops.");
+        "connections. With --serve-data DIR the token endpoint also serves the run's shards and tokenizer\n"
+        "found in DIR to admitted volunteers (their mirror of last resort). SIGINT or SIGTERM saves and "
+        "stops.");
 }
 
 void CoordinatorCommand::addOptions(QCommandLineParser& parser) const {

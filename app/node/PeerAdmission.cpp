@@ -3,6 +3,8 @@
 #include "app/node/CommandLine.h"
 #include "app/node/PeerAddress.h"
 #include "app/node/UsageError.h"
+#include "core/admission/ShardLibrary.h"
+#include "core/admission/ShardRequestHandler.h"
 #include "core/admission/TokenRefused.h"
 #include "core/admission/TokenServer.h"
 #include "core/collab/PeerBoard.h"
@@ -58,20 +60,51 @@ net::SocketFactory::Curve curveOf(const security::CurveKeyPair& keys) {
             net::ZapHandler::kAdmissionDomain};
 }
 
+// The data mirror of --serve-data: the run's files found in the folder, each checked once. Prints
+// {"event":"mirror","files":N,"of":M} and a line on stderr for each file not served.
+admission::ShardRequestHandler dataMirror(const QCommandLineParser& parser, const run::RunManifest& manifest,
+                                          const security::PeerId& organiser) {
+    const QString folder = parser.value("serve-data");
+    QStringList missing;
+    admission::ShardLibrary library;
+    try {
+        library = admission::ShardLibrary::fromFolder(manifest, folder, &missing);
+    } catch (const std::runtime_error& e) {
+        throw UsageError(std::string("--serve-data: ") + e.what());
+    }
+    const std::size_t files = manifest.data.size() + (manifest.tokenizer.url.isEmpty() ? 0 : 1);
+    if (library.size() == 0)
+        throw UsageError("--serve-data: " + folder.toStdString() + " holds none of the run's " +
+                         std::to_string(files) + " files:\n  " + missing.join("\n  ").toStdString());
+    for (const QString& line : missing)
+        std::cerr << "sahaj-node: data mirror: not served: " << line.toStdString() << "\n";
+    std::cout << QJsonDocument(QJsonObject{{"event", "mirror"},
+                                           {"files", qint64(library.size())},
+                                           {"of", qint64(files)}})
+                     .toJson(QJsonDocument::Compact)
+                     .toStdString()
+              << std::endl;
+    const double mbps = CommandLine::realValue(parser, "serve-data-mbps", 200.0, 0.0, 1e6);
+    return admission::ShardRequestHandler(std::move(library), organiser, manifest.runId, mbps * 1e6 / 8.0);
+}
+
 } // namespace
 
 class TokenEndpoint {
 public:
     TokenEndpoint(const std::string& runId, net::SocketFactory::Curve curve, const std::string& listen,
-                  security::TokenAuthority authority, const security::PeerId& organiser, const QString& run)
+                  security::TokenAuthority authority, const security::PeerId& organiser, const QString& run,
+                  std::optional<admission::ShardRequestHandler> shards)
         : zap_(context_, net::ZapHandler::runDomain(runId)),
-          server_(context_, std::move(curve), listen, std::move(authority), organiser, run,
-                  [](const QString& line) {
-                      const std::string text =
-                          QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString() + " " +
-                          line.toStdString() + "\n";
-                      std::fwrite(text.data(), 1, text.size(), stderr);
-                  }) {}
+          server_(
+              context_, std::move(curve), listen, std::move(authority), organiser, run,
+              [](const QString& line) {
+                  const std::string text =
+                      QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString() + " " +
+                      line.toStdString() + "\n";
+                  std::fwrite(text.data(), 1, text.size(), stderr);
+              },
+              std::move(shards)) {}
 
     const std::string& endpoint() const { return server_.endpoint(); }
 
@@ -105,11 +138,18 @@ void PeerAdmission::addCoordinatorOptions(QCommandLineParser& parser) {
         {"auth", "Who gets an access token: open, allowlist:FILE or invites:FILE (default open).", "POLICY"},
         {"auth-listen", "IPV4:PORT of the token endpoint (TCP) (default: --listen's port + 1).", "ADDR"},
         {"token-lifetime", "Seconds an access token is valid (default 21600; 60 to 2592000).", "S"},
+        {"serve-data",
+         "Serve the run's shards and tokenizer found in DIR (under their URLs' file names, as run-init "
+         "--url-prefix lays them out) to admitted volunteers on the token endpoint: their mirror of last "
+         "resort, so that a private run needs no web server.",
+         "DIR"},
+        {"serve-data-mbps",
+         "Cap on what the data mirror sends, Mbit/s over all volunteers (default 200; 0: none).", "MBPS"},
     });
 }
 
-void PeerAdmission::admitVolunteer(const QCommandLineParser& parser, engine::PeerOptions& options,
-                                   const QString& identityDir, const PeerAddress& coordinator) {
+std::string PeerAdmission::admitVolunteer(const QCommandLineParser& parser, engine::PeerOptions& options,
+                                          const QString& identityDir, const PeerAddress& coordinator) {
     engine::VolunteerAdmission::Credentials credentials;
     if (parser.isSet("user"))
         credentials.user = parser.value("user");
@@ -125,8 +165,8 @@ void PeerAdmission::admitVolunteer(const QCommandLineParser& parser, engine::Pee
                            .toString()
                            .toStdString();
     try {
-        engine::VolunteerAdmission::admit(options, identityDir, std::move(credentials),
-                                          coordinator.toString());
+        return engine::VolunteerAdmission::admit(options, identityDir, std::move(credentials),
+                                                 coordinator.toString());
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
@@ -175,10 +215,13 @@ std::shared_ptr<TokenEndpoint> PeerAdmission::admitCoordinator(const QCommandLin
             : PeerAddress{listen.host, static_cast<std::uint16_t>(listen.port == 0 ? 0 : listen.port + 1)}
                   .toString(),
         true);
+    std::optional<admission::ShardRequestHandler> shards;
+    if (parser.isSet("serve-data"))
+        shards.emplace(dataMirror(parser, manifest, organiser->id()));
     // The endpoint's context and ZAP handler are its own: the link's belong to the link's thread.
-    auto server = std::make_shared<TokenEndpoint>(manifest.runId.toStdString(), curveOf(endpointKeys),
-                                                  "tcp://" + authListen.toString().toStdString(),
-                                                  std::move(*authority), organiser->id(), manifest.runId);
+    auto server = std::make_shared<TokenEndpoint>(
+        manifest.runId.toStdString(), curveOf(endpointKeys), "tcp://" + authListen.toString().toStdString(),
+        std::move(*authority), organiser->id(), manifest.runId, std::move(shards));
     options.link.authEndpoint = server->endpoint();
     std::cout << QJsonDocument(QJsonObject{{"event", "auth"},
                                            {"endpoint", QString::fromStdString(server->endpoint())},

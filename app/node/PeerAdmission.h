@@ -30,8 +30,9 @@ public:
     // retried for up to a minute while the endpoint does not answer) and fills options.link.security.
     // Renewals go to the same endpoint; with --token-file and no endpoint known, the token is not renewed.
     // Throws UsageError for bad options, std::runtime_error when the endpoint refuses or never answers.
-    static void admitVolunteer(const QCommandLineParser& parser, engine::PeerOptions& options,
-                               const QString& identityDir, const PeerAddress& coordinator);
+    // Returns the endpoint used (empty with --token-file and none known): the coordinator's data mirror.
+    static std::string admitVolunteer(const QCommandLineParser& parser, engine::PeerOptions& options,
+                                      const QString& identityDir, const PeerAddress& coordinator);
 
     // The coordinator's side: checks that --organiser-key holds the manifest's organiser and endpoint keys,
     // starts the token endpoint (--auth-listen, default `listen` at its port + 1, or any free port when

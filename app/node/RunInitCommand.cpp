@@ -2,7 +2,9 @@
 
 #include "app/node/CommandLine.h"
 #include "app/node/CorpusDocumentsOption.h"
+#include "app/node/ShardCommand.h"
 #include "app/node/TokenizerOption.h"
+#include "app/node/UrlPrefixOption.h"
 #include "app/node/UsageError.h"
 #include "core/run/JoinFile.h"
 #include "core/run/ManifestSyntax.h"
@@ -42,12 +44,12 @@ QString valueOr(const QCommandLineParser& parser, const QString& option, const Q
     return parser.isSet(option) ? parser.value(option) : fallback;
 }
 
-// The shard files: --corpus, or else the demo corpus of the working directory.
+// The shard files: --corpus, or else (without --data either) the demo corpus of the working directory.
 QStringList corpusPaths(const QCommandLineParser& parser) {
     QStringList paths;
     for (const QString& corpus : parser.values("corpus"))
         paths.append(CommandLine::existingFile("corpus", corpus));
-    if (paths.isEmpty()) {
+    if (paths.isEmpty() && !parser.isSet("data")) {
         const QString demo = QDir::current().absoluteFilePath(kDefaultCorpus);
         if (!QFileInfo(demo).isFile())
             throw UsageError("no --corpus given, and the demo corpus '" + demo.toStdString() +
@@ -149,11 +151,15 @@ void RunInitCommand::addOptions(QCommandLineParser& parser) const {
         {"run-id", "The run's id: " + run::ManifestSyntax::runIdRule() + " (default: demo).", "ID"},
         {"config", "Model config: tiny, small or sahajbert, written out in full (default: small).", "NAME"},
         {"corpus", "A training shard; repeat for several (default: " + kDefaultCorpus + ").", "FILE"},
-        {"url-prefix",
-         "Where volunteers download the shards: each shard's place is URL/ + its file name instead of its "
-         "local path; repeat for mirrors, tried in order (https://, or http:// on a loopback or private "
-         "address).",
-         "URL"},
+        {"data",
+         "A data.json that sahaj-node shard wrote: its shards join the run's (with their URLs and weights); "
+         "repeat for several corpora.",
+         "FILE"},
+        {"weight",
+         "How often the matching --corpus (the first --weight the first --corpus, ...) is drawn relative to "
+         "the others, in (0, 1000]: mixing corpora (default 1 each).",
+         "W"},
+
         {"tokenizer-url",
          "Where volunteers download the tokenizer (its hash and size come from --tokenizer).", "URL"},
         {"documents",
@@ -188,6 +194,7 @@ void RunInitCommand::addOptions(QCommandLineParser& parser) const {
          "(default: mean).",
          "RULE"},
     });
+    UrlPrefixOption::add(parser, QStringLiteral("the --corpus shards (instead of their local paths)"));
     TokenizerOption::add(parser,
                          "tokenizer.json (default: the sahajBERT tokenizer in the shared data folder).");
 }
@@ -211,15 +218,26 @@ int RunInitCommand::run(const QCommandLineParser& parser) {
     const QStringList corpora = corpusPaths(parser);
     // Now the files: loading the tokenizer and hashing a large corpus take a while.
     manifest.tokenizer = tokenizerReference(parser, manifest.model);
-    for (const QString& path : corpora)
-        manifest.data.push_back(run::ShardVerifier::describe(path)); // one read each: size and hash
-    if (parser.isSet("url-prefix"))
-        for (run::DataShard& shard : manifest.data) {
-            const QString name = QUrl(shard.urls.front()).fileName(QUrl::FullyEncoded);
-            shard.urls.clear();
-            for (const QString& prefix : parser.values("url-prefix"))
-                shard.urls.append(prefix.endsWith('/') ? prefix + name : prefix + '/' + name);
+    const QStringList weights = parser.values("weight");
+    if (!weights.isEmpty() && weights.size() != corpora.size())
+        throw UsageError("--weight: give one per --corpus (" + std::to_string(corpora.size()) + "), got " +
+                         std::to_string(weights.size()));
+    for (qsizetype i = 0; i < corpora.size(); ++i) {
+        manifest.data.push_back(run::ShardVerifier::describe(corpora[i])); // one read each: size and hash
+        if (!weights.isEmpty()) {
+            bool ok = false;
+            manifest.data.back().weight = weights[i].toDouble(&ok);
+            if (!ok)
+                throw UsageError("--weight must be a number, got '" + weights[i].toStdString() + "'");
         }
+    }
+    if (parser.isSet("url-prefix"))
+        for (run::DataShard& shard : manifest.data)
+            shard.urls =
+                UrlPrefixOption::places(parser, QUrl(shard.urls.front()).fileName(QUrl::FullyEncoded));
+    for (const QString& path : parser.values("data"))
+        for (run::DataShard& shard : ShardCommand::readData(path))
+            manifest.data.push_back(std::move(shard));
     if (parser.isSet("tokenizer-url")) {
         manifest.tokenizer.url = parser.value("tokenizer-url");
         manifest.tokenizer.bytes = QFileInfo(manifest.tokenizer.path).size();

@@ -7,11 +7,15 @@
 #include "app/node/PeerCommandSupport.h"
 #include "app/node/UsageError.h"
 #include "core/engine/DataPreparation.h"
+#include "core/engine/ShardFeed.h"
+#include "core/engine/VolunteerAdmission.h"
 #include "core/engine/VolunteerSetup.h"
 #include "core/security/PeerIdentity.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QStandardPaths>
 
 #include <iostream>
@@ -100,6 +104,9 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
     options.link.downloadBytesPerSecond =
         CommandLine::realValue(parser, "max-download-mbps", 0.0, 0.0, 1e6) * mbps;
     options.link.claimedBytesPerSecond = CommandLine::realValue(parser, "claim-mbps", 0.0, 0.0, 1e7) * mbps;
+    // Admitted first: the coordinator's data mirror serves admitted peers only.
+    const std::string authEndpoint = PeerAdmission::admitVolunteer(
+        parser, options, PeerCommandSupport::identityDir(parser, appData), coordinator);
     if (options.trains) {
         engine::DataSources sources;
         sources.dataDir = parser.value("data-dir");
@@ -109,16 +116,31 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
         sources.cacheCapBytes =
             std::int64_t(CommandLine::realValue(parser, "cache-gib", 20.0, 0.001, 1e6) * double(1ll << 30));
         sources.transfer.maxBytesPerSecond = std::int64_t(options.link.downloadBytesPerSecond);
+        if (auto mirror = engine::VolunteerAdmission::coordinatorMirror(options, authEndpoint))
+            sources.mirrors.push_back(std::move(mirror));
+        sources.cursorPath = engine::DataCursor::pathIn(identityDir, options.manifest.runId);
+        const QString peerId = options.link.identity->id().toHex();
         DownloadProgressPrinter printer;
         const engine::PreparedData data = engine::DataPreparation::prepare(
-            options.manifest, options.link.identity->id().toHex(), sources,
-            [&](const fetch::DownloadProgress& p) { printer(p); },
+            options.manifest, peerId, sources, [&](const fetch::DownloadProgress& p) { printer(p); },
             [](const QString& line) { std::cerr << "sahaj-node: " << line.toStdString() << "\n"; });
+        for (const auto& [name, report] : data.fetched)
+            std::cout << QJsonDocument(QJsonObject{{"event", "fetched"},
+                                                   {"name", name},
+                                                   {"place", report.place},
+                                                   {"bytes_received", qint64(report.bytesReceived)},
+                                                   {"bytes_resumed", qint64(report.bytesResumed)},
+                                                   {"seconds", report.seconds}})
+                             .toJson(QJsonDocument::Compact)
+                             .toStdString()
+                      << std::endl;
         for (const fetch::PlaceFailure& failure : data.failures)
             std::cerr << "sahaj-node: " << failure.url.toStdString() << ": " << failure.reason.toStdString()
                       << "\n";
         options.data.corpusPath = data.corpusPath;
         options.data.tokenizerPath = data.tokenizerPath;
+        options.data.start = data.cursor;
+        options.data.feed = engine::ShardFeed::after(options.manifest, peerId, sources, data);
         options.data.microBatchSize =
             static_cast<int>(CommandLine::integerValue(parser, "batch", 8, 1, 65536));
         options.data.seed =
@@ -126,8 +148,6 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
                 ? static_cast<std::uint64_t>(CommandLine::integerValue(parser, "seed", 0, 0, 1LL << 62))
                 : std::random_device{}();
     }
-    PeerAdmission::admitVolunteer(parser, options, PeerCommandSupport::identityDir(parser, appData),
-                                  coordinator);
     const QString role = options.link.role == wire::ROLE_CLIENT      ? QStringLiteral("client")
                          : options.link.role == wire::ROLE_AUXILIARY ? QStringLiteral("auxiliary")
                                                                      : QStringLiteral("node");

@@ -8,6 +8,7 @@
 #include "app/node/FinetuneCommand.h"
 #include "app/node/ModelInfoCommand.h"
 #include "app/node/RunInitCommand.h"
+#include "app/node/ShardCommand.h"
 #include "app/node/TokenizeCommand.h"
 #include "app/node/TokenizerTrainCommand.h"
 #include "app/node/TrainLocalCommand.h"
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
     commandLine.add(std::make_unique<sahaj::node::EvalCommand>());
     commandLine.add(std::make_unique<sahaj::node::FillMaskCommand>());
     commandLine.add(std::make_unique<sahaj::node::FinetuneCommand>());
+    commandLine.add(std::make_unique<sahaj::node::ShardCommand>());
     commandLine.add(std::make_unique<sahaj::node::RunInitCommand>());
     commandLine.add(std::make_unique<sahaj::node::CoordinatorCommand>());
     commandLine.add(std::make_unique<sahaj::node::VolunteerCommand>());

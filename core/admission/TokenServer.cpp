@@ -53,9 +53,10 @@ net::SocketFactory::Curve onAdmissionDomain(net::SocketFactory::Curve curve) {
 
 TokenServer::TokenServer(zmq::context_t& context, net::SocketFactory::Curve curve,
                          const std::string& listenEndpoint, security::TokenAuthority authority,
-                         const security::PeerId& organiser, const QString& runId, Log log)
+                         const security::PeerId& organiser, const QString& runId, Log log,
+                         std::optional<ShardRequestHandler> shards)
     : codec_(runId.toStdString(), organiser.bytes().toStdString()), log_(std::move(log)),
-      handler_(std::move(authority), log_) {
+      handler_(std::move(authority), log_), shards_(std::move(shards)) {
     const net::SocketFactory sockets(context, organiser.bytes().toStdString(), net::SocketFactory::Options{},
                                      onAdmissionDomain(std::move(curve)));
     zmq::socket_t socket = sockets.bindRouter(listenEndpoint, net::ZapHandler::kAdmissionDomain);
@@ -119,8 +120,12 @@ void TokenServer::handle(zmq::socket_t& socket, const zmq::message_t& route,
         refuseMalformed(socket, route, head, e.what());
         return;
     }
+    if (request.envelope.has_shard_request()) {
+        serveShard(socket, route, request, connectionUser);
+        return;
+    }
     if (!request.envelope.has_token_request()) {
-        refuseMalformed(socket, route, head, "the token endpoint answers token requests only");
+        refuseMalformed(socket, route, head, "the token endpoint answers token and shard requests only");
         return;
     }
 
@@ -135,6 +140,31 @@ void TokenServer::handle(zmq::socket_t& socket, const zmq::message_t& route,
     else
         note(QStringLiteral("token endpoint: issued a token to %1 (user '%2')").arg(sender, user));
     reply(socket, route, std::move(envelope), sender);
+}
+
+void TokenServer::serveShard(zmq::socket_t& socket, const zmq::message_t& route,
+                             const net::WireMessage& request, const std::string& connectionUser) {
+    const QString sender = QStringLiteral("peer %1").arg(hexOf(request.envelope.sender()));
+    wire::Envelope envelope;
+    envelope.set_request_id(request.envelope.request_id());
+    std::vector<zmq::message_t> data;
+    if (!shards_) {
+        wire::ShardData& refusal = *envelope.mutable_shard_data();
+        refusal.set_sha256(request.envelope.shard_request().sha256());
+        refusal.set_offset(request.envelope.shard_request().offset());
+        refusal.set_total(1);
+        refusal.set_refusal("this coordinator serves no data (it was started without --serve-data)");
+    } else {
+        ShardRequestHandler::Answer answer =
+            shards_->answer(request.envelope, connectionUser, nowMs() / 1000);
+        if (!answer.reply.refusal().empty()) // a refused requester gives up: one line per try
+            note(QStringLiteral("data mirror: refused %1: %2")
+                     .arg(sender, QString::fromStdString(answer.reply.refusal())));
+        if (!answer.bytes.isEmpty())
+            data.emplace_back(answer.bytes.constData(), std::size_t(answer.bytes.size()));
+        *envelope.mutable_shard_data() = std::move(answer.reply);
+    }
+    reply(socket, route, std::move(envelope), sender, std::move(data));
 }
 
 void TokenServer::refuseMalformed(zmq::socket_t& socket, const zmq::message_t& route,
@@ -152,8 +182,8 @@ void TokenServer::refuseMalformed(zmq::socket_t& socket, const zmq::message_t& r
 }
 
 void TokenServer::reply(zmq::socket_t& socket, const zmq::message_t& route, wire::Envelope envelope,
-                        const QString& to) {
-    std::vector<zmq::message_t> frames = codec_.encode(std::move(envelope));
+                        const QString& to, std::vector<zmq::message_t> data) {
+    std::vector<zmq::message_t> frames = codec_.encode(std::move(envelope), std::move(data));
     // Never wait on a requester: one that does not read, or has gone, loses its answer.
     if (net::MessageCodec::trySend(socket, frames, &route, /*dontWait=*/true) !=
         net::MessageCodec::SendResult::Sent)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/admission/ShardRequestHandler.h"
 #include "core/admission/TokenRequestHandler.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/SocketFactory.h"
@@ -11,6 +12,7 @@
 #include <zmq.hpp>
 
 #include <atomic>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -18,7 +20,9 @@ namespace sahaj::admission {
 
 // The coordinator's token endpoint: a CURVE ROUTER on ZapHandler::kAdmissionDomain (any CURVE key may
 // connect, since strangers ask here for their first token) whose thread answers each TokenRequest with
-// a TokenReply, by TokenRequestHandler's checks and the run's TokenAuthority. A malformed message gets an
+// a TokenReply, by TokenRequestHandler's checks and the run's TokenAuthority, and, when it is the run's data
+// mirror too, each ShardRequest of an admitted peer with a piece of the file (ShardRequestHandler). A
+// malformed message gets an
 // ErrorReply (or is dropped when not even that can be sent) and a line in the log, never a crash.
 //
 // The context must have a ZapHandler (ZMQ_ZAP_ENFORCE_DOMAIN: without one every client is refused) and
@@ -30,11 +34,12 @@ public:
     // Binds `listenEndpoint` ("tcp://0.0.0.0:7000", or port 0 for any free port) with `curve`'s keys
     // (its zapDomain is replaced by kAdmissionDomain) and starts the thread. `organiser` is the envelope
     // sender of the replies, `runId` the run whose requests are served; `log` is called from the
-    // server's thread. Throws zmq::error_t when the endpoint cannot be bound, std::invalid_argument for
-    // bad keys, run id or peer id.
+    // server's thread. `shards`: the data mirror's files and cap, or none (shard requests are refused,
+    // saying so). Throws zmq::error_t when the endpoint cannot be bound, std::invalid_argument for bad
+    // keys, run id or peer id.
     TokenServer(zmq::context_t& context, net::SocketFactory::Curve curve, const std::string& listenEndpoint,
                 security::TokenAuthority authority, const security::PeerId& organiser, const QString& runId,
-                Log log);
+                Log log, std::optional<ShardRequestHandler> shards = std::nullopt);
     // Stops the thread (within about kPollInterval) and closes the socket.
     ~TokenServer();
     TokenServer(const TokenServer&) = delete;
@@ -49,16 +54,19 @@ private:
 
     void serve(zmq::socket_t& socket);
     void handle(zmq::socket_t& socket, const zmq::message_t& route, std::vector<zmq::message_t> frames);
+    void serveShard(zmq::socket_t& socket, const zmq::message_t& route, const net::WireMessage& request,
+                    const std::string& connectionUser);
     void refuseMalformed(zmq::socket_t& socket, const zmq::message_t& route, const zmq::message_t& head,
                          const std::string& problem);
     // Logs `line`, with the control characters of untrusted text in it made harmless.
     void note(QString line) const;
-    void reply(zmq::socket_t& socket, const zmq::message_t& route, wire::Envelope envelope,
-               const QString& to);
+    void reply(zmq::socket_t& socket, const zmq::message_t& route, wire::Envelope envelope, const QString& to,
+               std::vector<zmq::message_t> data = {});
 
     net::MessageCodec codec_;
     Log log_;
     TokenRequestHandler handler_;
+    std::optional<ShardRequestHandler> shards_;
     std::string endpoint_;
     std::atomic<bool> stopping_{false};
     std::thread thread_;

@@ -258,6 +258,7 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerCo
             const auto now = std::chrono::steady_clock::now();
             report.computeSeconds = computeSeconds_;
             report.wallSeconds = std::chrono::duration<double>(now - lastEpochAt_).count();
+            report.dataWaitSeconds = accumulator_ ? accumulator_->takeDataWaitSeconds() : 0.0;
             computeSeconds_ = 0.0;
             lastEpochAt_ = now;
             if (!options_.stateDir.isEmpty() && options_.checkpointEvery > 0 &&

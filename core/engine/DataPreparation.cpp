@@ -2,12 +2,7 @@
 
 #include "core/fetch/ShardCache.h"
 #include "core/fetch/ShardDownloader.h"
-#include "core/run/ShardOrder.h"
 #include "core/run/ShardVerifier.h"
-
-#include <QDir>
-#include <QFileInfo>
-#include <QUrl>
 
 #include <optional>
 #include <stdexcept>
@@ -15,21 +10,6 @@
 namespace sahaj::engine {
 
 namespace {
-
-// A shard copied by hand into `dataDir`, under the file name of one of its places.
-std::optional<QString> inDataDir(const run::DataShard& shard, const QString& dataDir) {
-    if (dataDir.isEmpty())
-        return std::nullopt;
-    for (const QString& url : shard.urls) {
-        const QString name = QFileInfo(QUrl(url).path()).fileName();
-        const QString path = QDir(dataDir).filePath(name);
-        if (!name.isEmpty() && QFileInfo(path).isFile()) {
-            run::ShardVerifier::verifyFile(shard, path);
-            return QFileInfo(path).absoluteFilePath();
-        }
-    }
-    return std::nullopt;
-}
 
 void append(std::vector<fetch::PlaceFailure>& to, const std::vector<fetch::PlaceFailure>& from) {
     to.insert(to.end(), from.begin(), from.end());
@@ -55,26 +35,44 @@ PreparedData DataPreparation::prepare(const run::RunManifest& manifest, const QS
     prepared.tokenizerPath = manifest.tokenizer.path;
     if (!manifest.tokenizer.url.isEmpty()) {
         const fetch::DownloadReport report =
-            downloader.fetch(manifest.tokenizer.asDownload(), {}, {}, progress, cancel);
+            downloader.fetch(manifest.tokenizer.asDownload(), sources.mirrors, {}, progress, cancel);
         prepared.tokenizerPath = report.path;
         append(prepared.failures, report.failures);
+        prepared.fetched.emplace_back(manifest.tokenizer.asDownload().name(), report);
     }
 
-    const std::vector<std::size_t> order = run::ShardOrder::forPeer(manifest.data, manifest.runId, peerId);
+    QString cursorProblem;
+    std::optional<DataCursor> saved;
+    if (!sources.cursorPath.isEmpty())
+        saved = DataCursor::load(sources.cursorPath, manifest.data, manifest.runId, peerId, &cursorProblem);
+    if (!cursorProblem.isEmpty() && log)
+        log(cursorProblem);
+    DataCursor cursor = saved ? *saved : DataCursor::at(manifest.data, manifest.runId, peerId, 0, 0);
+    if (saved && log)
+        log(QStringLiteral(
+                "continuing where this peer stopped: shard %1 (pass %2, %3 of %4), after %5 batches")
+                .arg(manifest.data[saved->shardIndex(manifest.data)].name())
+                .arg(saved->pass)
+                .arg(saved->position + 1)
+                .arg(manifest.data.size())
+                .arg(saved->stream.batch));
     QStringList problems;
-    for (const std::size_t index : order) {
-        const run::DataShard& shard = manifest.data[index];
-        if (const std::optional<QString> local = inDataDir(shard, sources.dataDir)) {
+    for (std::size_t tried = 0; tried < manifest.data.size(); ++tried) {
+        const run::DataShard& shard = manifest.data[cursor.shardIndex(manifest.data)];
+        if (const std::optional<QString> local = run::ShardVerifier::findInFolder(shard, sources.dataDir)) {
             prepared.corpusPath = *local;
             prepared.corpusPlace = *local;
+            prepared.cursor = cursor;
             return prepared;
         }
         try {
             const fetch::DownloadReport report =
-                downloader.fetch(shard, {}, {manifest.tokenizer.sha256}, progress, cancel);
+                downloader.fetch(shard, sources.mirrors, {manifest.tokenizer.sha256}, progress, cancel);
             append(prepared.failures, report.failures);
+            prepared.fetched.emplace_back(shard.name(), report);
             prepared.corpusPath = report.path;
             prepared.corpusPlace = report.place;
+            prepared.cursor = cursor;
             return prepared;
         } catch (const fetch::DownloadFailed& e) {
             append(prepared.failures, e.failures);
@@ -84,6 +82,7 @@ PreparedData DataPreparation::prepare(const run::RunManifest& manifest, const QS
             if (log)
                 log(QString::fromUtf8(e.what()));
         }
+        cursor = cursor.next(manifest.data, manifest.runId, peerId);
     }
     throw std::runtime_error(("no shard of the run could be fetched:\n" + problems.join('\n')).toStdString());
 }

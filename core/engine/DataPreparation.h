@@ -1,7 +1,9 @@
 #pragma once
 
+#include "core/engine/DataCursor.h"
 #include "core/fetch/DownloadProgress.h"
 #include "core/fetch/DownloadReport.h"
+#include "core/fetch/ShardMirror.h"
 #include "core/fetch/TransferSettings.h"
 #include "core/run/RunManifest.h"
 
@@ -11,6 +13,8 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <utility>
 #include <vector>
 
 namespace sahaj::engine {
@@ -23,6 +27,11 @@ struct DataSources {
     QString cacheDir;
     std::int64_t cacheCapBytes = 20ll << 30;
     fetch::TransferSettings transfer;
+    // Where the volunteer's place in its stream of shards is kept (DataCursor::pathIn); empty: nowhere,
+    // every start begins with the peer's first shard.
+    QString cursorPath;
+    // Tried after a file's own places: the coordinator's mirror (VolunteerAdmission::coordinatorMirror).
+    std::vector<std::shared_ptr<fetch::ShardMirror>> mirrors;
 };
 
 // The files a volunteer trains with, on this machine and checked.
@@ -32,11 +41,16 @@ struct PreparedData {
     // Where the shard came from, and the places that failed or misbehaved on the way (for the log).
     QString corpusPlace;
     std::vector<fetch::PlaceFailure> failures;
+    // What each fetch moved (the tokenizer's, then the shard's): from where, and how much was resumed.
+    std::vector<std::pair<QString, fetch::DownloadReport>> fetched; // the file's name, its report
+    // The shard's place in the peer's stream, and where training goes on inside it (a saved cursor's).
+    DataCursor cursor;
 };
 
 // Before a volunteer trains: its tokenizer (a local path, or downloaded by URL into the cache) and its
-// first shard, the first of its own order (run::ShardOrder) that some place delivers, found in `dataDir`,
-// in the cache, or downloaded there. Every file is checked against the manifest's size and SHA-256 before
+// first shard: the one its saved cursor names (where it stopped), else the first of its own order
+// (run::ShardOrder), or the first after it that some place delivers, found in `dataDir`, in the cache,
+// or downloaded there. Every file is checked against the manifest's size and SHA-256 before
 // it is used. Blocking (downloads); never called on the collaboration thread.
 class DataPreparation {
 public:

@@ -25,6 +25,7 @@ QJsonObject EpochReport::toJson() const {
                        {"vector_size", static_cast<qint64>(vectorSize)},
                        {"compute_seconds", computeSeconds},
                        {"wall_seconds", wallSeconds},
+                       {"data_wait_seconds", dataWaitSeconds},
                        {"alone", alone},
                        {"led", led},
                        {"complete", complete},

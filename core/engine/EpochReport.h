@@ -26,13 +26,14 @@ struct EpochReport {
     std::int64_t localTokens = 0; // in those samples (padding excluded)
     double weight = 0.0;          // this peer's averaging weight
     std::vector<RoundMember> members;
-    double share = 0.0;          // this peer's span / vector
-    std::int64_t vectorSize = 0; // values averaged
-    double computeSeconds = 0.0; // spent computing gradients since the previous epoch
-    double wallSeconds = 0.0;    // since the previous epoch
-    bool alone = false;          // no group: stepped with its own gradient
-    bool led = false;            // this peer led the group (planned its spans)
-    bool complete = false;       // every span averaged
+    double share = 0.0;           // this peer's span / vector
+    std::int64_t vectorSize = 0;  // values averaged
+    double computeSeconds = 0.0;  // spent computing gradients since the previous epoch
+    double wallSeconds = 0.0;     // since the previous epoch
+    double dataWaitSeconds = 0.0; // of those, waiting for the next shard (its prefetch was late)
+    bool alone = false;           // no group: stepped with its own gradient
+    bool led = false;             // this peer led the group (planned its spans)
+    bool complete = false;        // every span averaged
     bool parametersAveraged = false;
     bool applied = false;     // the optimiser step was taken
     bool restored = false;    // parameters turned non-finite and the last good state came back

@@ -17,18 +17,91 @@ GradientAccumulator::GradientAccumulator(AccumulatorOptions options,
     if (cores_.empty())
         throw std::invalid_argument("a gradient accumulator needs a compute core");
     tokenizer_ = std::make_unique<text::Tokenizer>(text::Tokenizer::fromFile(options_.tokenizerPath));
+    openShard(options_.corpusPath, options_.start);
+}
+
+void GradientAccumulator::openShard(const QString& path, DataCursor cursor) {
+    if (cursor.seed == 0) {
+        // Each shard its own shuffle, drawn from the peer's seed and the shard's place in its stream.
+        std::uint64_t x = options_.seed ^ (0x9e3779b97f4a7c15ull * (cursor.pass + 1)) ^
+                          (0xbf58476d1ce4e5b9ull * (cursor.position + 1));
+        x = (x ^ (x >> 31)) * 0x94d049bb133111ebull;
+        cursor.seed = (x ^ (x >> 29)) | 1; // never 0, which means "not chosen"
+    }
     text::PretrainingStreamOptions streamOptions;
     streamOptions.corpus.documents = options_.documents;
     streamOptions.mlmProbability = options_.mlmProbability;
-    stream_ =
-        std::make_unique<text::PretrainingStream>(options_.corpusPath, *tokenizer_, options_.sequenceLength,
-                                                  options_.microBatchSize, options_.seed, streamOptions);
+    const int batchSize = stream_ ? stream_->batchSize() : options_.microBatchSize;
+    stream_ = std::make_unique<text::PretrainingStream>(path, *tokenizer_, options_.sequenceLength, batchSize,
+                                                        cursor.seed, streamOptions, cursor.stream);
+    cursor_ = std::move(cursor);
+    consumedAtPass_ = 1;
+    recordCursor();
 }
 
-GradientAccumulator::~GradientAccumulator() = default;
+void GradientAccumulator::recordCursor() {
+    batchesSinceRecord_ = 0;
+    if (!options_.feed)
+        return;
+    cursor_.stream = stream_->position();
+    if (const QString problem = options_.feed->record(cursor_); !problem.isEmpty())
+        feedMessages_.push_back(problem.toStdString());
+}
+
+bool GradientAccumulator::dataReady() {
+    if (!options_.feed || stream_->position().pass < consumedAtPass_)
+        return true;
+    const Clock::time_point now = Clock::now();
+    const auto waited = [&] {
+        if (waitingSince_)
+            dataWaitSeconds_ += std::chrono::duration<double>(now - *waitingSince_).count();
+        waitingSince_.reset();
+    };
+    if (std::optional<ShardFeed::Shard> next = options_.feed->takeNext()) {
+        waited();
+        try {
+            openShard(next->path, next->cursor);
+            return true;
+        } catch (const std::exception& e) {
+            // A shard that checked out but cannot be read now (removed under the volunteer): the current
+            // one goes on, and the feed brings the one after.
+            feedMessages_.push_back(std::string("the next shard cannot be read: ") + e.what());
+            consumedAtPass_ = stream_->position().pass + 1;
+            return true;
+        }
+    }
+    if (!waitingSince_)
+        waitingSince_ = now;
+    if (now - *waitingSince_ < kDataPatience)
+        return false;
+    waited();
+    consumedAtPass_ = stream_->position().pass + 1;
+    feedMessages_.push_back("the next shard is not here after " + std::to_string(kDataPatience.count()) +
+                            " s: another pass over the current one meanwhile");
+    return true;
+}
+
+double GradientAccumulator::takeDataWaitSeconds() {
+    if (waitingSince_) { // count the wait so far, and go on counting from now
+        const Clock::time_point now = Clock::now();
+        dataWaitSeconds_ += std::chrono::duration<double>(now - *waitingSince_).count();
+        waitingSince_ = now;
+    }
+    return std::exchange(dataWaitSeconds_, 0.0);
+}
+
+GradientAccumulator::~GradientAccumulator() {
+    // Where the peer stopped inside its shard: the next start goes on from there.
+    if (stream_)
+        recordCursor();
+}
 
 std::int64_t GradientAccumulator::accumulate(const ModelReplica& replica) {
     lastComputeSeconds_ = 0.0;
+    if (!dataReady()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        return 0;
+    }
     std::vector<CoreSupervisor*> working;
     for (const std::unique_ptr<CoreSupervisor>& core : cores_)
         // A failed core waits for its restart: no batch is drawn for it meanwhile.
@@ -38,6 +111,9 @@ std::int64_t GradientAccumulator::accumulate(const ModelReplica& replica) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         return 0;
     }
+    batchesSinceRecord_ += working.size();
+    if (batchesSinceRecord_ >= kRecordEvery)
+        recordCursor();
     std::int64_t added = 0;
     for (CoreSupervisor* core : working) { // in a fixed order: the sum's bits do not depend on timing
         const std::optional<ComputeCore::Result> result = core->collect(sum_);
@@ -57,6 +133,12 @@ std::vector<std::string> GradientAccumulator::takeMessages() {
     for (const std::unique_ptr<CoreSupervisor>& core : cores_)
         for (std::string& message : core->takeMessages())
             messages.push_back(std::move(message));
+    if (options_.feed)
+        for (const QString& line : options_.feed->takeMessages())
+            messages.push_back(line.toStdString());
+    for (std::string& message : feedMessages_)
+        messages.push_back(std::move(message));
+    feedMessages_.clear();
     return messages;
 }
 

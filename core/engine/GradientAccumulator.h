@@ -2,13 +2,17 @@
 
 #include "core/engine/CoreLaunch.h"
 #include "core/engine/CoreSupervisor.h"
+#include "core/engine/DataCursor.h"
+#include "core/engine/ShardFeed.h"
 #include "core/model/AlbertConfig.h"
 #include "core/text/PretrainingStream.h"
 
 #include <QString>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +32,11 @@ struct AccumulatorOptions {
     int microBatchSize = 8; // samples per forward/backward: the memory limit
     double mlmProbability = 0.15;
     std::uint64_t seed = 0; // this peer's own: every peer draws its own order of the data
+    // The shards after the first (corpusPath), and where in its stream of shards the peer starts
+    // (a saved cursor's place, or the first shard's start). Without a feed, the corpus is gone through
+    // pass after pass.
+    std::shared_ptr<ShardFeed> feed;
+    DataCursor start;
 };
 
 // A volunteer's share of the work: draws micro-batches of MLM + SOP examples from its data, has its
@@ -67,13 +76,34 @@ public:
     int microBatchSize() const;
     // Forget the accumulation: the sum back to zeros.
     void reset();
-    // Lines for the log from every core since the last call (CoreSupervisor::takeMessages).
+    // Lines for the log from every core and the shard feed since the last call.
     std::vector<std::string> takeMessages();
+    // Seconds the peer waited for its next shard since the last call (the prefetch was late).
+    double takeDataWaitSeconds();
+
+    // How long the peer waits for its next shard before it goes through the current one again.
+    static constexpr std::chrono::seconds kDataPatience{30};
+    // The cursor is saved every this many micro-batches (and at every new shard).
+    static constexpr std::uint64_t kRecordEvery = 20;
 
 private:
+    using Clock = std::chrono::steady_clock;
+    // Opens the training stream over `path` at `cursor` (its seed chosen now when it has none).
+    void openShard(const QString& path, DataCursor cursor);
+    // Whether there is data to draw from: false while the current shard is consumed and the next is not
+    // here yet (for at most kDataPatience).
+    bool dataReady();
+    void recordCursor();
+
     AccumulatorOptions options_;
     std::unique_ptr<text::Tokenizer> tokenizer_;
     std::unique_ptr<text::PretrainingStream> stream_;
+    DataCursor cursor_;                // the current shard's place; its stream position is the stream's
+    std::uint64_t consumedAtPass_ = 1; // the stream's pass at which the current shard counts as consumed
+    std::optional<Clock::time_point> waitingSince_;
+    double dataWaitSeconds_ = 0.0;
+    std::uint64_t batchesSinceRecord_ = 0;
+    std::vector<std::string> feedMessages_;
     std::vector<std::unique_ptr<CoreSupervisor>> cores_;
     std::vector<float> sum_;
     std::int64_t samples_ = 0;

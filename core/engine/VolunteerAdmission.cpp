@@ -1,5 +1,6 @@
 #include "core/engine/VolunteerAdmission.h"
 
+#include "core/admission/CoordinatorMirror.h"
 #include "core/admission/TokenClient.h"
 #include "core/admission/TokenRefused.h"
 #include "core/collab/PeerBoard.h"
@@ -87,8 +88,9 @@ std::string discoverAuthEndpoint(const run::RunManifest& manifest, const QString
 
 } // namespace
 
-void VolunteerAdmission::admit(PeerOptions& options, const QString& identityDir, Credentials credentials,
-                               const QString& coordinator, const std::atomic<bool>* cancel) {
+std::string VolunteerAdmission::admit(PeerOptions& options, const QString& identityDir,
+                                      Credentials credentials, const QString& coordinator,
+                                      const std::atomic<bool>* cancel) {
     const run::RunManifest& manifest = options.manifest;
     if (manifest.organiser.isEmpty() || manifest.authCurveKey.isEmpty())
         throw std::invalid_argument(
@@ -164,6 +166,16 @@ void VolunteerAdmission::admit(PeerOptions& options, const QString& identityDir,
             return requestToken(endpoint, manifest, *identity, *curve, renewal);
         };
     options.link.security = std::move(security);
+    return endpoint;
+}
+
+std::shared_ptr<fetch::ShardMirror> VolunteerAdmission::coordinatorMirror(const PeerOptions& options,
+                                                                          const std::string& endpoint) {
+    if (endpoint.empty() || !options.link.security)
+        return nullptr;
+    return std::make_shared<admission::CoordinatorMirror>(admission::CoordinatorMirror::Access{
+        endpoint, rawKey(options.manifest.authCurveKey), options.link.identity, options.link.security->curve,
+        options.link.security->token, options.manifest.runId});
 }
 
 } // namespace sahaj::engine

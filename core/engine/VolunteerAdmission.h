@@ -1,11 +1,14 @@
 #pragma once
 
 #include "core/engine/PeerOptions.h"
+#include "core/fetch/ShardMirror.h"
 
 #include <QByteArray>
 #include <QString>
 
 #include <atomic>
+#include <memory>
+#include <string>
 
 namespace sahaj::engine {
 
@@ -28,8 +31,15 @@ public:
     // node. Throws std::invalid_argument for a credential problem the user can fix (a bad user name, a
     // token for other keys), std::runtime_error when the endpoint refuses or never answers (within a
     // minute, or until `cancel` is set).
-    static void admit(PeerOptions& options, const QString& identityDir, Credentials credentials,
-                      const QString& coordinator, const std::atomic<bool>* cancel = nullptr);
+    // Returns the token endpoint it used ("tcp://host:port"), empty when the token was issued and no
+    // endpoint is known.
+    static std::string admit(PeerOptions& options, const QString& identityDir, Credentials credentials,
+                             const QString& coordinator, const std::atomic<bool>* cancel = nullptr);
+
+    // The coordinator's data mirror on `endpoint` (what admit() returned), for the peer admit() filled
+    // `options` for; null when `endpoint` is empty.
+    static std::shared_ptr<fetch::ShardMirror> coordinatorMirror(const PeerOptions& options,
+                                                                 const std::string& endpoint);
 };
 
 } // namespace sahaj::engine

@@ -33,6 +33,9 @@ constexpr qsizetype kMaxTextLength = 4096;
 // A settings file is a few kilobytes; anything near this is not one.
 constexpr qint64 kMaxFileBytes = 1024 * 1024;
 
+// The cache cap's key, named once so that load and save cannot disagree on it.
+constexpr const char* kCacheGiBKey = "join/cacheGiB";
+
 constexpr const char* kDayKeys[7] = {"monday", "tuesday",  "wednesday", "thursday",
                                      "friday", "saturday", "sunday"};
 
@@ -239,6 +242,8 @@ void readValues(QSettings& ini, VolunteerSettings& s, QStringList& problems) {
     read.text(QStringLiteral("join/user"), s.user);
     read.text(QStringLiteral("join/tokenFile"), s.tokenFile);
     read.text(QStringLiteral("join/dataDir"), s.dataDir);
+    read.integer(QLatin1String(kCacheGiBKey), VolunteerSettings::kMinCacheGiB,
+                 VolunteerSettings::kMaxCacheGiB, s.cacheGiB);
     read.flag(QStringLiteral("join/clientMode"), s.clientMode);
     read.text(QStringLiteral("join/device"), JoinRequest::isDeviceName, s.device);
     read.flag(QStringLiteral("join/shareCountry"), s.shareCountry);
@@ -302,6 +307,10 @@ QStringList VolunteerSettings::problems() const {
                    .arg(kMinDailyQuotaMB);
     else if (dailyQuotaMB > kMaxDailyQuotaMB)
         found << tr("the daily transfer quota is larger than any connection could move: set 0 for no quota");
+    if (cacheGiB < kMinCacheGiB || cacheGiB > kMaxCacheGiB)
+        found << tr("the disk space for downloaded data (the shard cache) must be between %1 and %2 GiB")
+                     .arg(kMinCacheGiB)
+                     .arg(kMaxCacheGiB);
     if (shareCountry && !country.isEmpty() && !isCountryCode(country))
         found << tr(
             "the country must be a two-letter ISO 3166 code in capitals, such as BD, or empty for the "
@@ -389,6 +398,7 @@ void VolunteerSettings::save(const QString& path) const {
         ini.setValue(QStringLiteral("join/user"), user);
         ini.setValue(QStringLiteral("join/tokenFile"), tokenFile);
         ini.setValue(QStringLiteral("join/dataDir"), dataDir);
+        ini.setValue(QLatin1String(kCacheGiBKey), QString::number(cacheGiB));
         ini.setValue(QStringLiteral("join/clientMode"), flag(clientMode));
         ini.setValue(QStringLiteral("join/device"), device);
         ini.setValue(QStringLiteral("join/shareCountry"), flag(shareCountry));

@@ -31,6 +31,11 @@ public:
     QString user;      // for allowlist or invite runs (the secret is never stored here)
     QString tokenFile; // an organiser-issued token, optional
     QString dataDir;   // where the run's data shard is
+    // The most the cache of downloaded shards may hold, in GiB (JoinRequest::cacheCapBytes, whose default
+    // this is); read when joining, so a change applies from the next join.
+    static constexpr int kMinCacheGiB = 1;
+    static constexpr int kMaxCacheGiB = 10'000;
+    int cacheGiB = 20;
     bool clientMode = false;
     QString device = QStringLiteral("auto"); // "auto": the GPUs whose cores pass, else the CPU
     bool shareCountry = true;

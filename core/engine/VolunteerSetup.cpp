@@ -1,6 +1,7 @@
 #include "core/engine/VolunteerSetup.h"
 
 #include "core/engine/DataPreparation.h"
+#include "core/engine/ShardFeed.h"
 #include "core/engine/VolunteerAdmission.h"
 #include "core/fetch/JoinSource.h"
 #include "core/security/AccessToken.h"
@@ -68,18 +69,6 @@ PeerOptions VolunteerSetup::options(const JoinRequest& request, const std::atomi
     options.stopAtEpoch = request.stopAtEpoch;
     options.statusInterval = 1000ms; // the app shows live figures
 
-    DataSources sources;
-    sources.dataDir = request.dataDir;
-    sources.cacheDir = !request.cacheDir.isEmpty() ? request.cacheDir : defaultCacheDir(request.identityDir);
-    sources.cacheCapBytes = request.cacheCapBytes;
-    sources.transfer.maxBytesPerSecond = std::int64_t(request.limits.maxDownloadMbps * kBytesPerMegabit);
-    const PreparedData data = DataPreparation::prepare(options.manifest, options.link.identity->id().toHex(),
-                                                       sources, progress, log, cancel);
-    options.data.corpusPath = data.corpusPath;
-    options.data.tokenizerPath = data.tokenizerPath;
-    options.data.microBatchSize = request.limits.microBatch;
-    options.data.seed = request.seed ? *request.seed : std::random_device{}();
-
     const QString host = request.listen.section(QLatin1Char(':'), 0, 0);
     options.link.bootstrap = {coordinator};
     options.link.dhtBindAddress = host;
@@ -107,7 +96,28 @@ PeerOptions VolunteerSetup::options(const JoinRequest& request, const std::atomi
         checkAddress(QStringLiteral("the token endpoint"), request.authEndpoint, false);
         credentials.endpoint = "tcp://" + request.authEndpoint.toStdString();
     }
-    VolunteerAdmission::admit(options, request.identityDir, std::move(credentials), coordinator, cancel);
+    // Admitted first: the coordinator's data mirror serves admitted peers only.
+    const std::string endpoint =
+        VolunteerAdmission::admit(options, request.identityDir, std::move(credentials), coordinator, cancel);
+
+    DataSources sources;
+    sources.dataDir = request.dataDir;
+    sources.cacheDir = !request.cacheDir.isEmpty() ? request.cacheDir : defaultCacheDir(request.identityDir);
+    sources.cacheCapBytes = request.cacheCapBytes;
+    sources.transfer.maxBytesPerSecond = std::int64_t(request.limits.maxDownloadMbps * kBytesPerMegabit);
+    if (auto mirror = VolunteerAdmission::coordinatorMirror(options, endpoint))
+        sources.mirrors.push_back(std::move(mirror));
+    sources.cursorPath = DataCursor::pathIn(request.identityDir, options.manifest.runId);
+    const QString peerId = options.link.identity->id().toHex();
+    const PreparedData data =
+        DataPreparation::prepare(options.manifest, peerId, sources, progress, log, cancel);
+    options.data.corpusPath = data.corpusPath;
+    options.data.tokenizerPath = data.tokenizerPath;
+    options.data.start = data.cursor;
+    options.data.feed = ShardFeed::after(options.manifest, peerId, sources, data);
+    options.data.microBatchSize = request.limits.microBatch;
+    options.data.seed = request.seed ? *request.seed : std::random_device{}();
+
     return options;
 }
 

@@ -18,8 +18,10 @@ struct DownloadReport {
     QString path;                       // the verified file
     QString place;                      // where its last bytes came from ("cache" when nothing moved)
     std::vector<PlaceFailure> failures; // places tried before, in order
-    std::int64_t bytesReceived = 0;     // over the network in this call
-    std::int64_t bytesResumed = 0;      // already on disk from an earlier, interrupted download
+    std::int64_t bytesReceived = 0;     // over the network in this call, from every place tried
+    // Already on disk when the place that finished the file began: left by an earlier place of this call
+    // or by an earlier, interrupted download.
+    std::int64_t bytesResumed = 0;
     double seconds = 0;
 };
 

@@ -20,6 +20,8 @@ QString FetchResult::outcomeName(Outcome outcome) {
         return QStringLiteral("cancelled");
     case Outcome::SinkFailed:
         return QStringLiteral("not stored");
+    case Outcome::Refused:
+        return QStringLiteral("refused");
     }
     return QStringLiteral("unknown");
 }

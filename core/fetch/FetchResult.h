@@ -17,6 +17,8 @@ struct FetchResult {
         Network,    // the connection failed or broke (refused, reset, TLS, DNS)
         Cancelled,  // the caller asked to stop
         SinkFailed, // the bytes could not be stored (full disk): the place is not to blame
+        Refused,    // a mirror answered but would not serve (no such file, a token it does not take), or
+                    // answered outside the protocol
     };
     Outcome outcome = Outcome::Network;
     long httpStatus = 0;

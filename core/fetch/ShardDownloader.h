@@ -2,7 +2,9 @@
 
 #include "core/fetch/DownloadProgress.h"
 #include "core/fetch/DownloadReport.h"
+#include "core/fetch/HttpFetch.h"
 #include "core/fetch/ShardCache.h"
+#include "core/fetch/ShardMirror.h"
 #include "core/fetch/TransferSettings.h"
 #include "core/run/DataShard.h"
 
@@ -11,6 +13,8 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -35,14 +39,23 @@ class ShardDownloader {
 public:
     ShardDownloader(ShardCache& cache, TransferSettings settings);
 
-    // `extraPlaces` come after the shard's own (the coordinator's mirror). `keep`: shards the cache must
+    // `mirrors` come after the shard's own places (the coordinator's). `keep`: shards the cache must
     // not evict to make room (the one being trained on). Throws DownloadFailed when no place delivered,
     // std::runtime_error when cancelled.
-    DownloadReport fetch(const run::DataShard& shard, const QStringList& extraPlaces = {},
+    DownloadReport fetch(const run::DataShard& shard,
+                         const std::vector<std::shared_ptr<ShardMirror>>& mirrors = {},
                          const QSet<QString>& keep = {}, const ProgressCallback& progress = {},
                          const std::atomic<bool>* cancel = nullptr);
 
 private:
+    // A remote place: streams bytes [offset, offset + limit) of the shard to the sink.
+    using Transfer = std::function<FetchResult(std::int64_t offset, std::int64_t limit,
+                                               const HttpFetch::Sink&, const HttpFetch::Progress&)>;
+    // How one place's try ended: NotStored and DiskFull are this machine's failures, not the place's.
+    enum class Attempt { Delivered, NextPlace, NotStored, DiskFull };
+    Attempt download(const run::DataShard& shard, const QString& place, const Transfer& transfer,
+                     const QSet<QString>& keep, const ProgressCallback& progress, DownloadReport& report);
+
     ShardCache& cache_;
     TransferSettings settings_;
 };

@@ -83,6 +83,44 @@ void checkTokenRequest(const wire::Envelope& envelope, const std::vector<zmq::me
     checkDataFrames(data, 0, "token_request");
 }
 
+void checkSha256(const std::string& bytes, const char* field) {
+    require(bytes.size() == WireLimits::kSha256Bytes,
+            std::string(field) + " must be a " + std::to_string(WireLimits::kSha256Bytes) +
+                "-byte SHA-256, got " + std::to_string(bytes.size()));
+}
+
+void checkShardRequest(const wire::ShardRequest& m, const std::vector<zmq::message_t>& data) {
+    checkSha256(m.sha256(), "shard_request.sha256");
+    require(m.offset() < WireLimits::kMaxShardBytes, "shard_request.offset is out of range");
+    require(m.length() >= 1 && m.length() <= WireLimits::kMaxShardPieceBytes,
+            "shard_request.length must be in [1, " + std::to_string(WireLimits::kMaxShardPieceBytes) + "]");
+    require(!m.token().empty() && m.token().size() <= WireLimits::kMaxTokenBytes,
+            "shard_request.token must hold 1 to " + std::to_string(WireLimits::kMaxTokenBytes) + " bytes");
+    checkDataFrames(data, 0, "shard_request");
+}
+
+void checkShardData(const wire::ShardData& m, const std::vector<zmq::message_t>& data) {
+    checkSha256(m.sha256(), "shard_data.sha256");
+    require(m.total() >= 1 && m.total() <= WireLimits::kMaxShardBytes, "shard_data.total is out of range");
+    checkText(m.refusal(), "shard_data.refusal");
+    require(m.retry_after_ms() <= WireLimits::kMaxRetryAfterMs,
+            "shard_data.retry_after_ms is above " + std::to_string(WireLimits::kMaxRetryAfterMs));
+    const bool refused = !m.refusal().empty();
+    const bool later = m.retry_after_ms() > 0;
+    require(!(refused && later), "shard_data carries both a refusal and a retry_after_ms");
+    if (refused || later) {
+        checkDataFrames(data, 0, "a refused or deferred shard_data");
+        return;
+    }
+    checkDataFrames(data, 1, "shard_data");
+    const std::uint64_t size = data.front().size();
+    require(size >= 1 && size <= WireLimits::kMaxShardPieceBytes,
+            "shard_data's data frame must hold 1 to " + std::to_string(WireLimits::kMaxShardPieceBytes) +
+                " bytes, got " + std::to_string(size));
+    require(m.offset() < m.total() && size <= m.total() - m.offset(),
+            "shard_data's bytes end past the file's total");
+}
+
 } // namespace
 
 std::uint64_t MessageValidator::encodedBytes(const wire::Encoding& encoding, std::uint64_t count) {
@@ -260,6 +298,12 @@ void MessageValidator::validate(const wire::Envelope& envelope, const std::vecto
         checkDataFrames(data, 0, "token_reply");
         return;
     }
+    case E::kShardRequest:
+        checkShardRequest(envelope.shard_request(), data);
+        return;
+    case E::kShardData:
+        checkShardData(envelope.shard_data(), data);
+        return;
     case E::BODY_NOT_SET:
         break;
     }

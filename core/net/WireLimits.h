@@ -33,6 +33,11 @@ struct WireLimits {
     static constexpr std::size_t kCurveKeyBytes = 32;    // a raw CURVE (X25519) public key
     static constexpr std::size_t kSignatureBytes = 64;   // Ed25519
     static constexpr std::size_t kTokenNonceBytes = 16;  // a token request's envelope nonce
+    // Data mirror (shard requests and their pieces).
+    static constexpr std::size_t kSha256Bytes = 32;
+    static constexpr std::uint32_t kMaxShardPieceBytes = 1u << 20;
+    static constexpr std::uint64_t kMaxShardBytes = std::uint64_t{1} << 40; // far above any run's shard
+    static constexpr std::uint32_t kMaxRetryAfterMs = 60000;
 };
 
 } // namespace sahaj::net

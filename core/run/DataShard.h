@@ -15,6 +15,10 @@ struct DataShard {
     // SHA-256 of the file's bytes: 64 lowercase hexadecimal digits.
     QString sha256;
     qint64 bytes = 0;
+    // How often the shard is drawn relative to the others (run::ShardOrder): mixing corpora as sahajBERT
+    // mixed Wikipedia and OSCAR (0.23 / 0.77) gives each corpus's shards its share. In (0, 1000]; 1 when
+    // the manifest gives none.
+    double weight = 1.0;
 
     // How messages name the shard: its first URL.
     QString name() const { return urls.isEmpty() ? sha256 : urls.front(); }

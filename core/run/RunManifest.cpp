@@ -178,6 +178,7 @@ std::vector<DataShard> dataFromJson(const QJsonArray& json) {
         shard.urls = reader.stringArray("urls");
         shard.sha256 = reader.string("sha256");
         shard.bytes = ManifestObjectReader::toInteger(reader.required("bytes"), path + ".bytes");
+        shard.weight = reader.number("weight", 1.0);
         reader.finish();
         data.push_back(shard);
     }
@@ -186,10 +187,15 @@ std::vector<DataShard> dataFromJson(const QJsonArray& json) {
 
 QJsonArray dataToJson(const std::vector<DataShard>& data) {
     QJsonArray json;
-    for (const DataShard& shard : data)
-        json.append(QJsonObject{{"urls", QJsonArray::fromStringList(shard.urls)},
-                                {"sha256", shard.sha256},
-                                {"bytes", qint64(shard.bytes)}});
+    for (const DataShard& shard : data) {
+        QJsonObject entry{{"urls", QJsonArray::fromStringList(shard.urls)},
+                          {"sha256", shard.sha256},
+                          {"bytes", qint64(shard.bytes)}};
+        // Written only when it says something: manifests without weights keep their bytes (and signatures).
+        if (shard.weight != 1.0)
+            entry["weight"] = shard.weight;
+        json.append(entry);
+    }
     return json;
 }
 
@@ -269,6 +275,8 @@ void validateData(const std::vector<DataShard>& data) {
                          .arg(ManifestSyntax::shardUrlRule(), data[i].urls.at(m)));
         requireSha256(path + ".sha256", data[i].sha256);
         requireInteger(path + ".bytes", data[i].bytes, 0, kMaxBytes);
+        requireNumber(path + ".weight", data[i].weight, data[i].weight > 0.0 && data[i].weight <= 1000.0,
+                      "in (0, 1000]");
         urls.append(data[i].urls);
         hashes.append(data[i].sha256);
     }
@@ -384,6 +392,16 @@ void RunManifest::saveFile(const QString& path) const {
 QByteArray RunManifest::canonicalBytes() const {
     // QJsonObject keeps its keys sorted, and Qt writes numbers in their shortest round-trip form.
     return QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
+}
+
+std::vector<DataShard> RunManifest::shardsFromJson(const QJsonArray& json) {
+    std::vector<DataShard> shards = dataFromJson(json);
+    validateData(shards);
+    return shards;
+}
+
+QJsonArray RunManifest::shardsToJson(const std::vector<DataShard>& shards) {
+    return dataToJson(shards);
 }
 
 QString RunManifest::sha256Hex() const {

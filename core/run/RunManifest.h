@@ -47,6 +47,10 @@ public:
     static RunManifest fromBytes(const QByteArray& bytes, const QString& origin);
     // std::runtime_error for a file that cannot be read; fromBytes' errors, naming the file, otherwise.
     static RunManifest loadFile(const QString& path);
+    // A `data` array on its own (what `sahaj-node shard` writes for run-init), in the manifest's form and
+    // with its checks. Throws std::invalid_argument naming the field.
+    static std::vector<DataShard> shardsFromJson(const QJsonArray& json);
+    static QJsonArray shardsToJson(const std::vector<DataShard>& shards);
     // Both validate() first.
     QJsonObject toJson() const;
     // Atomic (QSaveFile): a crash leaves the old file or the new one. std::runtime_error on failure.

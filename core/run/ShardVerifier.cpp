@@ -1,6 +1,8 @@
 #include "core/run/ShardVerifier.h"
 
-#include <QCryptographicHash>
+#include "core/security/Sha256.h"
+
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QUrl>
@@ -31,7 +33,7 @@ FileDigest digest(const QString& path) {
         fail(QStringLiteral("cannot open '%1': %2").arg(path, file.errorString()));
     constexpr qint64 kChunk = 1 << 20;
     QByteArray buffer(kChunk, Qt::Uninitialized);
-    QCryptographicHash hash(QCryptographicHash::Sha256);
+    security::Sha256 hash;
     FileDigest result;
     for (;;) {
         const qint64 read = file.read(buffer.data(), kChunk);
@@ -39,10 +41,10 @@ FileDigest digest(const QString& path) {
             fail(QStringLiteral("cannot read '%1': %2").arg(path, file.errorString()));
         if (read == 0)
             break;
-        hash.addData(QByteArrayView(buffer.constData(), read));
+        hash.add(QByteArrayView(buffer.constData(), read));
         result.bytes += read;
     }
-    result.sha256 = QString::fromLatin1(hash.result().toHex());
+    result.sha256 = hash.hex();
     return result;
 }
 
@@ -70,6 +72,20 @@ std::optional<QString> ShardVerifier::localFile(const DataShard& shard) {
     for (const QString& url : shard.urls)
         if (std::optional<QString> path = localFile(url))
             return path;
+    return std::nullopt;
+}
+
+std::optional<QString> ShardVerifier::findInFolder(const DataShard& shard, const QString& folder) {
+    if (folder.isEmpty())
+        return std::nullopt;
+    for (const QString& url : shard.urls) {
+        const QString name = QFileInfo(QUrl(url).path()).fileName();
+        const QString path = QDir(folder).filePath(name);
+        if (!name.isEmpty() && QFileInfo(path).isFile()) {
+            verifyFile(shard, path);
+            return QFileInfo(path).absoluteFilePath();
+        }
+    }
     return std::nullopt;
 }
 

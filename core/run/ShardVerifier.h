@@ -25,6 +25,10 @@ public:
     // Checks that `path` holds the shard's bytes (size, then hash). std::runtime_error, naming the shard,
     // the file and both values, when it is missing, unreadable or differs.
     static void verifyFile(const DataShard& shard, const QString& path);
+    // The shard's file in `folder`, copied there by hand or served from there, under the file name of one
+    // of its URLs, once verifyFile passes; nullopt when no such name is there. Throws as verifyFile when
+    // the file there differs.
+    static std::optional<QString> findInFolder(const DataShard& shard, const QString& folder);
     // True when the shard has a local file and it matches; false when it has only remote places, which
     // are checked when they are downloaded. Throws as verifyFile when the local file differs.
     static bool verify(const DataShard& shard);

@@ -15,7 +15,7 @@ namespace {
 CorpusFormat resolveFormat(const QString& path, CorpusFormat requested) {
     if (requested != CorpusFormat::Auto)
         return requested;
-    const QString suffix = QFileInfo(path).suffix().toLower();
+    const QString suffix = QFileInfo(CompressedFile::contentName(path)).suffix().toLower();
     return (suffix == QLatin1String("jsonl") || suffix == QLatin1String("json")) ? CorpusFormat::Jsonl
                                                                                  : CorpusFormat::PlainText;
 }
@@ -37,7 +37,7 @@ std::optional<PlainTextDocuments> CorpusReaderOptions::documentsFromName(const Q
 
 CorpusReader::CorpusReader(const QString& path, CorpusReaderOptions options)
     : path_(path), options_(std::move(options)), format_(resolveFormat(path, options_.format)),
-      file_(std::make_unique<QFile>(path)) {
+      file_(std::make_unique<CompressedFile>(path)) {
     const QFileInfo info(path);
     if (!info.exists())
         throw std::runtime_error(QStringLiteral("corpus file %1 does not exist").arg(path).toStdString());
@@ -59,7 +59,7 @@ void CorpusReader::fail(const QString& problem) const {
 }
 
 void CorpusReader::rewind() {
-    if (!file_->seek(0))
+    if (!file_->reset())
         throw std::runtime_error(QStringLiteral("cannot rewind corpus file %1: %2")
                                      .arg(path_, file_->errorString())
                                      .toStdString());
@@ -70,8 +70,10 @@ std::optional<QString> CorpusReader::readLine() {
     if (file_->atEnd())
         return std::nullopt;
     QByteArray bytes = file_->readLine();
-    if (bytes.isEmpty() && file_->error() != QFileDevice::NoError)
+    if (file_->failed())
         fail(QStringLiteral("read error: %1").arg(file_->errorString()));
+    if (bytes.isEmpty() && file_->atEnd())
+        return std::nullopt;
     ++lineNumber_;
     if (lineNumber_ == 1 && bytes.startsWith("\xEF\xBB\xBF"))
         bytes.remove(0, 3); // a UTF-8 byte-order mark is not text

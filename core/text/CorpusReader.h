@@ -1,6 +1,7 @@
 #pragma once
 
-#include <QFile>
+#include "core/text/CompressedFile.h"
+
 #include <QString>
 
 #include <memory>
@@ -10,7 +11,7 @@ namespace sahaj::text {
 
 // How a corpus file is laid out.
 enum class CorpusFormat {
-    Auto,      // by extension: .jsonl / .json -> Jsonl, anything else -> PlainText
+    Auto,      // by extension (after any .gz / .zst): .jsonl / .json -> Jsonl, anything else -> PlainText
     PlainText, // UTF-8 text, see PlainTextDocuments
     Jsonl,     // one JSON object per line with a string field (default "text")
 };
@@ -39,8 +40,9 @@ struct CorpusReaderOptions {
 };
 
 // Reads documents from a corpus file lazily, one at a time, so corpora far larger than memory stream
-// through. Documents are returned trimmed; empty ones are never returned. Errors (unreadable file, bad
-// JSONL line under BadLinePolicy::Fail) throw std::runtime_error with "file:line: problem".
+// through; a `.gz` or `.zst` file is decompressed as it is read (CompressedFile), its format told by the
+// name without that suffix. Documents are returned trimmed; empty ones are never returned. Errors (unreadable
+// file, bad JSONL line under BadLinePolicy::Fail) throw std::runtime_error with "file:line: problem".
 class CorpusReader {
 public:
     explicit CorpusReader(const QString& path, CorpusReaderOptions options = {});
@@ -70,7 +72,7 @@ private:
     QString path_;
     CorpusReaderOptions options_;
     CorpusFormat format_;
-    std::unique_ptr<QFile> file_;
+    std::unique_ptr<CompressedFile> file_;
     qint64 lineNumber_ = 0;
     qint64 skippedLines_ = 0;
 };

@@ -316,7 +316,7 @@ private Q_SLOTS:
         std::vector<zmq::message_t> pingFrames = codec.encode(ping);
         const std::string pingBytes = pingFrames.front().to_string();
         QVERIFY(QString::fromStdString(exchange(dealer, v, {pingBytes}).error().message())
-                    .contains("token requests only"));
+                    .contains("token and shard requests only"));
 
         // Still serving.
         QVERIFY(!ask(*server, v, v.request("rahim")).isEmpty());

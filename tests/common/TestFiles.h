@@ -12,6 +12,16 @@
 namespace sahaj::test {
 
 // Writes `content` to `name` inside `dir` and returns the path; a failure to write ends the test run.
+// The real sahajBERT tokenizer the tests share (SAHAJ_SHARED_DIR/data/sahajbert-tokenizer/tokenizer.json),
+// or an empty string when this machine lacks it: the tests that need it skip with kNoSharedTokenizer.
+inline QString sharedTokenizerPath() {
+    const QString path =
+        qEnvironmentVariable("SAHAJ_SHARED_DIR") + "/data/sahajbert-tokenizer/tokenizer.json";
+    return QFile::exists(path) ? path : QString();
+}
+inline constexpr const char* kNoSharedTokenizer =
+    "the sahajBERT tokenizer (SAHAJ_SHARED_DIR/data/sahajbert-tokenizer) is not available";
+
 inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content) {
     const QString path = dir.filePath(name);
     QFile file(path);

@@ -6,6 +6,7 @@
 #include "core/security/CurveKeyPair.h"
 #include "core/security/PeerIdentity.h"
 #include "tests/common/NodePeers.h"
+#include "tests/common/TestFiles.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -95,10 +96,9 @@ private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         dir_.setAutoRemove(qEnvironmentVariableIsEmpty("SAHAJ_KEEP_TEST_DIRS"));
-        const QString tokenizer =
-            qEnvironmentVariable("SAHAJ_SHARED_DIR") + "/data/sahajbert-tokenizer/tokenizer.json";
-        if (!QFile::exists(tokenizer))
-            QSKIP("the sahajBERT tokenizer (SAHAJ_SHARED_DIR/data/sahajbert-tokenizer) is not available");
+        const QString tokenizer = sharedTokenizerPath();
+        if (tokenizer.isEmpty())
+            QSKIP(kNoSharedTokenizer);
         const QString manifest = dir_.filePath("run.json");
         const NodeRun init = runNode(
             {"run-init", "--out", manifest, "--run-id", kRunId, "--config", "tiny", "--corpus",

@@ -1,6 +1,7 @@
 // The volunteer's settings file: the defaults, every field read back as written, each contradiction
 // refused by save() with its sentence (and the file left as it was), and garbage files (not INI, wrong
 // types, values out of range, contradictions written by hand) loaded as defaults with each fallback named.
+#include "core/engine/JoinRequest.h"
 #include "core/engine/VolunteerSettings.h"
 #include "tests/common/TestFiles.h"
 
@@ -10,6 +11,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <stdexcept>
 #include <vector>
@@ -36,6 +38,7 @@ VolunteerSettings everyFieldSet() {
     s.user = QStringLiteral("রহিম");
     s.tokenFile = QStringLiteral("/home/rahim/tokens/sahaj token.bin");
     s.dataDir = QStringLiteral("C:\\Data\\shard 3\\[x]");
+    s.cacheGiB = VolunteerSettings::kMaxCacheGiB;
     s.clientMode = true;
     s.device = QStringLiteral("cuda:1");
     s.shareCountry = true;
@@ -125,6 +128,12 @@ const std::vector<Contradiction>& contradictions() {
                         "least 0.1, or no cap")},
         {"snooze end negative", [](VolunteerSettings& s) { s.snoozeUntilMs = -5; },
          QStringLiteral("the snooze end is not a valid time")},
+        {"cache 0 GiB", [](VolunteerSettings& s) { s.cacheGiB = 0; },
+         QStringLiteral(
+             "the disk space for downloaded data (the shard cache) must be between 1 and 10000 GiB")},
+        {"cache 10001 GiB", [](VolunteerSettings& s) { s.cacheGiB = 10001; },
+         QStringLiteral(
+             "the disk space for downloaded data (the shard cache) must be between 1 and 10000 GiB")},
         {"run link too long", [](VolunteerSettings& s) { s.runLink = QString(4097, QLatin1Char('x')); },
          QStringLiteral("the run link is longer than 4096 characters")},
     };
@@ -147,6 +156,9 @@ private Q_SLOTS:
         QVERIFY(s.country.isEmpty());
         QCOMPARE(s.limits, sahaj::engine::EngineLimits{});
         QCOMPARE(s.dailyQuotaMB, 0);
+        // The cache's cap is the one a join request has when nothing sets it.
+        QCOMPARE(s.cacheGiB, 20);
+        QCOMPARE(std::int64_t(s.cacheGiB) << 30, sahaj::engine::JoinRequest{}.cacheCapBytes);
         QVERIFY(s.pauseOnBattery);
         QVERIFY(!s.onlyWhenIdle);
         QCOMPARE(s.idleMinutes, 5);
@@ -270,6 +282,7 @@ private Q_SLOTS:
              }},
             {"cuda", [](VolunteerSettings& s) { s.device = QStringLiteral("cuda"); }},
             {"language en", [](VolunteerSettings& s) { s.language = QStringLiteral("en"); }},
+            {"cache 1 GiB", [](VolunteerSettings& s) { s.cacheGiB = 1; }},
         };
         QTemporaryDir dir;
         for (const auto& [name, make] : cases) {
@@ -322,6 +335,7 @@ private Q_SLOTS:
                                        "runLink=sahaj://kept\n"
                                        "device=tpu\n"
                                        "clientMode=maybe\n"
+                                       "cacheGiB=0\n"
                                        "[limits]\n"
                                        "microBatch=a,b\n"
                                        "computePercent=abc\n"
@@ -347,13 +361,21 @@ private Q_SLOTS:
         expected.pauseOnBattery = false;
         QCOMPARE(read, expected);
         const QStringList named = {
-            QStringLiteral("join/device"),          QStringLiteral("join/clientMode"),
-            QStringLiteral("limits/microBatch"),    QStringLiteral("limits/computePercent"),
-            QStringLiteral("limits/maxUploadMbps"), QStringLiteral("limits/maxDownloadMbps"),
-            QStringLiteral("limits/dailyQuotaMB"),  QStringLiteral("pause/idleMinutes"),
-            QStringLiteral("pause/gpuWhileActive"), QStringLiteral("pause/snoozeUntilMs"),
-            QStringLiteral("pause/userPaused"),     QStringLiteral("schedule/monday"),
-            QStringLiteral("schedule/tuesday"),     QStringLiteral("desktop/language"),
+            QStringLiteral("join/device"),
+            QStringLiteral("join/clientMode"),
+            QStringLiteral("join/cacheGiB"),
+            QStringLiteral("limits/microBatch"),
+            QStringLiteral("limits/computePercent"),
+            QStringLiteral("limits/maxUploadMbps"),
+            QStringLiteral("limits/maxDownloadMbps"),
+            QStringLiteral("limits/dailyQuotaMB"),
+            QStringLiteral("pause/idleMinutes"),
+            QStringLiteral("pause/gpuWhileActive"),
+            QStringLiteral("pause/snoozeUntilMs"),
+            QStringLiteral("pause/userPaused"),
+            QStringLiteral("schedule/monday"),
+            QStringLiteral("schedule/tuesday"),
+            QStringLiteral("desktop/language"),
         };
         QCOMPARE(problems.size(), named.size());
         for (const QString& key : named) {
@@ -364,6 +386,32 @@ private Q_SLOTS:
                                        problems.join(QLatin1Char('\n'))));
         }
         QVERIFY(read.problems().isEmpty());
+    }
+
+    // The cache's cap in the file: read back as written, and a value out of range (or not a whole number)
+    // is refused by name, keeping the default.
+    void cacheCapInFile() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("settings.ini"));
+        VolunteerSettings written;
+        written.cacheGiB = 150;
+        written.save(path);
+        QVERIFY(contentOf(path).contains("cacheGiB=150"));
+        QCOMPARE(VolunteerSettings::load(path).cacheGiB, 150);
+
+        const std::vector<std::pair<QByteArray, QString>> cases = {
+            {"0", QStringLiteral("join/cacheGiB: \"0\" is outside 1..10000; the default (20) is used")},
+            {"10001",
+             QStringLiteral("join/cacheGiB: \"10001\" is outside 1..10000; the default (20) is used")},
+            {"-3", QStringLiteral("join/cacheGiB: \"-3\" is outside 1..10000; the default (20) is used")},
+            {"2.5", QStringLiteral("join/cacheGiB: \"2.5\" is not a whole number; the default (20) is used")},
+        };
+        for (const auto& [value, sentence] : cases) {
+            const QString bad = writeFile(dir, QStringLiteral("bad.ini"), "[join]\ncacheGiB=" + value + "\n");
+            QStringList problems;
+            QCOMPARE(VolunteerSettings::load(bad, &problems).cacheGiB, 20);
+            QCOMPARE(problems, QStringList{sentence});
+        }
     }
 
     // Each value fine on its own, together a contradiction: undone to a default that can be saved again.

@@ -1,7 +1,9 @@
 // The first-run wizard: Next stays disabled until the consent box is ticked and a run is given; the
 // hardware page shows what the engine measured and measures again on Retry; nothing joins before the
-// last page's Join, which saves the settings (first run done, consent given, the secret never) and
-// joins with the link and the secret typed; a refusal keeps the wizard open with its reason.
+// limits page's Join, which saves the settings (first run done, consent given, the secret never) and
+// joins with the link and the secret typed, then leaves the wizard on the preparing page with no way
+// back; a refusal keeps the wizard on the limits page with its reason. (What the preparing page shows
+// is tst_download_progress's.)
 #include "core/engine/VolunteerSettings.h"
 #include "support/GuiFixture.h"
 #include "ui/AppController.h"
@@ -17,6 +19,7 @@
 #include <QSpinBox>
 #include <QtTest>
 
+#include <cstdint>
 #include <memory>
 
 using namespace sahaj::testing;
@@ -46,6 +49,7 @@ struct Machine : GuiFixture {
     }
 
     QAbstractButton* next() const { return wizard->button(QWizard::NextButton); }
+    QAbstractButton* join() const { return wizard->button(QWizard::CommitButton); }
     QAbstractButton* finish() const { return wizard->button(QWizard::FinishButton); }
     template <typename T>
     T* field(const char* name) const {
@@ -142,13 +146,25 @@ private Q_SLOTS:
         QVERIFY(!machine.joined()); // nothing trains before Join
         QVERIFY(!QFile::exists(machine.settingsPath));
 
-        QVERIFY(machine.finish()->isVisible());
-        machine.finish()->click();
-        QCOMPARE(machine.wizard->result(), int(QDialog::Accepted));
+        QVERIFY(machine.join()->isVisible());
+        QVERIFY(!machine.finish()->isVisible());
+        machine.join()->click();
         QVERIFY(machine.engine->calls.contains(QStringLiteral("join:") + kLink));
         QCOMPARE(machine.engine->lastJoin.secret, kSecret);
         QCOMPARE(machine.engine->lastJoin.user, QStringLiteral("rahim"));
         QCOMPARE(machine.engine->lastJoin.limits.computePercent, 60.0);
+        QCOMPARE(machine.engine->lastJoin.cacheCapBytes, std::int64_t(VolunteerSettings{}.cacheGiB) << 30);
+
+        // Joining has started: the preparing page follows it, with no way back and nothing to cancel.
+        QCOMPARE(machine.wizard->currentId(), int(JoinWizard::PreparingPage));
+        QVERIFY(machine.wizard->isVisible());
+        QVERIFY(!machine.wizard->button(QWizard::BackButton)->isVisible() ||
+                !machine.wizard->button(QWizard::BackButton)->isEnabled());
+        QVERIFY(!machine.wizard->button(QWizard::CancelButton)->isVisible());
+        QVERIFY(machine.finish()->isVisible());
+        machine.finish()->click();
+        QCOMPARE(machine.wizard->result(), int(QDialog::Accepted));
+        QVERIFY(!machine.wizard->isVisible());
 
         const VolunteerSettings saved = VolunteerSettings::load(machine.settingsPath);
         QVERIFY(saved.firstRunDone);
@@ -165,7 +181,7 @@ private Q_SLOTS:
         machine.throughJoinPage();
         machine.next()->click();
         machine.field<QSpinBox>("quotaSpin")->setValue(10); // below one round's transfer: refused
-        machine.finish()->click();
+        machine.join()->click();
         QVERIFY(machine.wizard->isVisible());
         QCOMPARE(machine.wizard->currentId(), int(JoinWizard::LimitsPage));
         auto* problem = machine.field<QLabel>("problemLabel");
@@ -175,9 +191,9 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(machine.settingsPath));
 
         machine.field<QSpinBox>("quotaSpin")->setValue(0);
-        machine.finish()->click();
+        machine.join()->click();
         QVERIFY(machine.joined());
-        QVERIFY(!machine.wizard->isVisible());
+        QCOMPARE(machine.wizard->currentId(), int(JoinWizard::PreparingPage));
     }
 };
 

@@ -1,6 +1,7 @@
 // The settings dialog: its fields show the saved settings, edits reach the settings file (and the engine's
 // limits) through Apply or OK, and a contradiction shows its sentence, saves nothing and keeps the dialog
-// open. The weekly schedule grid works from the keyboard.
+// open. The disk space for downloaded data reaches the next join request. The weekly schedule grid works
+// from the keyboard.
 #include "core/engine/VolunteerSettings.h"
 #include "support/RecordingEngine.h"
 #include "ui/AppController.h"
@@ -21,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cstdint>
 #include <memory>
 
 using sahaj::engine::EngineSnapshot;
@@ -60,6 +62,7 @@ VolunteerSettings unusualSettings() {
     s.user = QStringLiteral("rahim");
     s.tokenFile = QStringLiteral("/home/rahim/token.bin");
     s.dataDir = QStringLiteral("/data/shard");
+    s.cacheGiB = 150;
     s.clientMode = true;
     s.device = QStringLiteral("cuda:1");
     s.shareCountry = true;
@@ -130,6 +133,7 @@ private Q_SLOTS:
         QCOMPARE(field<QSpinBox>(dialog, "microBatchSpin")->value(), 4);
         QCOMPARE(field<QDoubleSpinBox>(dialog, "uploadSpin")->value(), 12.5);
         QCOMPARE(field<QSpinBox>(dialog, "quotaSpin")->value(), 2000);
+        QCOMPARE(field<QSpinBox>(dialog, "cacheSpin")->value(), 150);
         QVERIFY(!field<QCheckBox>(dialog, "batteryCheck")->isChecked());
         QVERIFY(field<QCheckBox>(dialog, "idleCheck")->isChecked());
         QCOMPARE(field<QSpinBox>(dialog, "idleMinutesSpin")->value(), 12);
@@ -166,6 +170,11 @@ private Q_SLOTS:
         field<QSpinBox>(dialog, "computeSpin")->setValue(55);
         field<QDoubleSpinBox>(dialog, "downloadSpin")->setValue(20);
         field<QSpinBox>(dialog, "quotaSpin")->setValue(800);
+        auto* cache = field<QSpinBox>(dialog, "cacheSpin");
+        QCOMPARE(cache->value(), 20);
+        QCOMPARE(cache->minimum(), VolunteerSettings::kMinCacheGiB);
+        QCOMPARE(cache->maximum(), VolunteerSettings::kMaxCacheGiB);
+        cache->setValue(75);
         field<QCheckBox>(dialog, "scheduleCheck")->setChecked(true);
         auto* grid = field<WeeklyScheduleGrid>(dialog, "scheduleGrid");
         QVERIFY(grid->isEnabled());
@@ -184,6 +193,7 @@ private Q_SLOTS:
         QCOMPARE(saved.limits.computePercent, 55.0);
         QCOMPARE(saved.limits.maxDownloadMbps, 20.0);
         QCOMPARE(saved.dailyQuotaMB, 800);
+        QCOMPARE(saved.cacheGiB, 75);
         QVERIFY(saved.scheduleEnabled);
         QVERIFY(!saved.schedule.test(6 * 24 + 3));
         QCOMPARE(saved.schedule.count(), std::size_t(7 * 24 - 1));
@@ -194,6 +204,9 @@ private Q_SLOTS:
         QVERIFY(machine.controller->settings() == saved);
         // New limits reach the running engine at once.
         QCOMPARE(machine.engine.calls.last(), QStringLiteral("limits:55:8:0:20"));
+        // The cache's cap goes with the next join (an open run: no secret).
+        QVERIFY(machine.controller->join(QString()).isEmpty());
+        QCOMPARE(machine.engine.lastJoin.cacheCapBytes, std::int64_t(75) << 30);
 
         // "Don't share" is a choice too.
         country->setCurrentIndex(0);

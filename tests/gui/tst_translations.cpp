@@ -388,7 +388,7 @@ private Q_SLOTS:
 
         JoinWizard wizard(machine.engine, *machine.controller);
         for (int page : {JoinWizard::ConsentPage, JoinWizard::JoinPage, JoinWizard::HardwarePage,
-                         JoinWizard::LimitsPage}) {
+                         JoinWizard::LimitsPage, JoinWizard::PreparingPage}) {
             wizard.setStartId(page);
             wizard.restart();
             const QImage image = WidgetGrab::ofShown(wizard, wizard.sizeHint());

@@ -1,6 +1,8 @@
 // `sahaj-node run-init`: the manifest it writes, and the mistakes a user can make.
 #include "core/run/RunManifest.h"
+#include "core/text/CorpusReader.h"
 #include "tests/common/NodeProcess.h"
+#include "tests/common/TestFiles.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -23,6 +25,11 @@ QString fileSha256(const QString& path) {
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(&file);
     return QString::fromLatin1(hash.result().toHex());
+}
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 // Runs sahaj-node in `directory`: a child process starts in its parent's working directory.
@@ -160,7 +167,82 @@ private Q_SLOTS:
         expectUsageError({"--out", out, "--total-steps", "1000"}, "must not exceed --total-steps 1000");
         expectUsageError({"--out", out, "--corpus", dir_.filePath("none.txt")}, "--corpus: no such file");
         expectUsageError({"--out", out, "--lr", "0"}, "--lr must be positive");
+        expectUsageError({"--out", out, "--corpus", corpus_, "--weight", "1", "--weight", "2"},
+                         "--weight: give one per --corpus (1), got 2");
+        expectUsageError({"--out", out, "--corpus", corpus_, "--weight", "heavy"},
+                         "--weight must be a number");
         QVERIFY(!QFile::exists(out));
+    }
+
+    void weightsMixTheCorpora() {
+        requireTokenizer();
+        const QString other = dir_.filePath("other.txt");
+        QFile::copy(corpus_, other);
+        QFile file(other);
+        QVERIFY(file.open(QIODevice::Append));
+        file.write("\n\nএকটি আলাদা অনুচ্ছেদ।\n");
+        file.close();
+        const QString out = dir_.filePath("weighted.json");
+        const NodeRun run = runNode({"run-init", "--out", out, "--tokenizer", tokenizer_, "--corpus", corpus_,
+                                     "--corpus", other, "--weight", "0.23", "--weight", "0.77"});
+        QVERIFY2(run.status == 0, qPrintable(run.err));
+        const RunManifest manifest = RunManifest::loadFile(out);
+        QCOMPARE(manifest.data.size(), 2u);
+        QCOMPARE(manifest.data[0].weight, 0.23);
+        QCOMPARE(manifest.data[1].weight, 0.77);
+    }
+
+    // sahaj-node shard cuts a corpus into compressed JSONL shards of whole documents, and run-init --data
+    // takes its data.json: the run's shards, their URLs under the prefix, their weight.
+    void shardSplitsACorpusForRunInit() {
+        requireTokenizer();
+        const QString out = dir_.filePath("sharded");
+        const NodeRun split = runNode({"shard", "--corpus", corpus_, "--shard-mb", "0.01", "--out", out,
+                                       "--compress", "zstd", "--url-prefix", "https://data.example.org/bn",
+                                       "--weight", "0.77", "--documents", "lines", "--name", "wiki"});
+        QVERIFY2(split.status == 0, qPrintable(split.err + split.out));
+        const QStringList files = QDir(out).entryList({"wiki-*.jsonl.zst"}, QDir::Files, QDir::Name);
+        QVERIFY2(files.size() >= 3, qPrintable(files.join(' ')));
+        QCOMPARE(files.front(), QString("wiki-00000.jsonl.zst"));
+        // Every line of the corpus, in order, is a document of some shard.
+        QStringList lines;
+        for (const QString& line : QString::fromUtf8(readAll(corpus_)).split('\n'))
+            if (!line.trimmed().isEmpty())
+                lines << line.trimmed();
+        QStringList read;
+        for (const QString& file : files) {
+            sahaj::text::CorpusReader reader(QDir(out).filePath(file));
+            while (std::optional<QString> document = reader.next())
+                read << *document;
+        }
+        QCOMPARE(read, lines);
+
+        const QString manifestPath = dir_.filePath("sharded.json");
+        const NodeRun init = runNode({"run-init", "--out", manifestPath, "--tokenizer", tokenizer_, "--data",
+                                      QDir(out).filePath("data.json")});
+        QVERIFY2(init.status == 0, qPrintable(init.err));
+        const RunManifest manifest = RunManifest::loadFile(manifestPath);
+        QCOMPARE(manifest.data.size(), std::size_t(files.size()));
+        QCOMPARE(manifest.data[0].urls, QStringList{"https://data.example.org/bn/wiki-00000.jsonl.zst"});
+        QCOMPARE(manifest.data[0].weight, 0.77);
+        QCOMPARE(manifest.data[0].sha256, fileSha256(QDir(out).filePath(files.front())));
+
+        for (const auto& [arguments, expected] :
+             {std::pair{QStringList{"--corpus", corpus_, "--out", out, "--compress", "lzma"},
+                        QStringLiteral("--compress must be none, gzip or zstd")},
+              std::pair{QStringList{"--out", out}, QStringLiteral("give at least one --corpus")}}) {
+            const NodeRun refused = runNode(QStringList{"shard"} + arguments);
+            QCOMPARE(refused.status, 2);
+            QVERIFY2(refused.err.contains(expected), qPrintable(refused.err));
+        }
+        sahaj::test::writeFile(
+            dir_, "bad-data.json",
+            R"({"format":"sahaj-data/1","data":[{"urls":["x"],"sha256":"ab","bytes":1}]})");
+        const NodeRun bad = runNode({"run-init", "--out", dir_.filePath("bad.json"), "--tokenizer",
+                                     tokenizer_, "--data", dir_.filePath("bad-data.json")});
+        QCOMPARE(bad.status, 2);
+        QVERIFY2(bad.err.contains("--data: ") && bad.err.contains("data[0].urls[0] must be"),
+                 qPrintable(bad.err));
     }
 
     void repeatedShardIsAUsageError() {

@@ -129,6 +129,22 @@ private Q_SLOTS:
         QCOMPARE(manifest.toJson()["model"].toObject()["hidden_size"].toInt(), 32);
     }
 
+    void weightsAreReadAndWrittenOnlyWhereGiven() {
+        QJsonObject json = handWritten();
+        QJsonArray data = json["data"].toArray();
+        QJsonObject second = data[1].toObject();
+        second["weight"] = 0.77;
+        data[1] = second;
+        json["data"] = data;
+        const RunManifest manifest = RunManifest::fromJson(json);
+        QCOMPARE(manifest.data[0].weight, 1.0);
+        QCOMPARE(manifest.data[1].weight, 0.77);
+        const QJsonArray out = manifest.toJson()["data"].toArray();
+        // A manifest without weights keeps its bytes (and its signature): none is written for weight 1.
+        QVERIFY(!out[0].toObject().contains("weight"));
+        QCOMPARE(out[1].toObject()["weight"].toDouble(), 0.77);
+    }
+
     void canonicalBytesIgnoreTheFilesLayout() {
         const RunManifest manifest = RunManifest::fromJson(handWritten());
         const QString path = sahaj::test::writeFile(dir_, "reversed.json", reversedText(written()));
@@ -281,6 +297,11 @@ private Q_SLOTS:
         QTest::newRow("the old single url")
             << "data.0.url" << QJsonValue("file:///data/shard-0.txt") << "unknown key \"data[0].url\"";
         QTest::newRow("missing bytes") << "data.0.bytes" << remove << "data[0].bytes is missing";
+        QTest::newRow("zero weight") << "data.0.weight" << QJsonValue(0)
+                                     << "data[0].weight must be a number in (0, 1000]";
+        QTest::newRow("huge weight") << "data.1.weight" << QJsonValue(1001)
+                                     << "data[1].weight must be a number in (0, 1000]";
+        QTest::newRow("text weight") << "data.0.weight" << QJsonValue("heavy") << "data[0].weight";
         QTest::newRow("negative bytes") << "data.0.bytes" << QJsonValue(-1) << "data[0].bytes must be";
         QTest::newRow("repeated place")
             << "data.1.urls.1" << QJsonValue("file:///data/shard-0.txt") << "data URL #2 repeats data URL #0";

@@ -7,6 +7,7 @@
 #include "core/store/ContributionLedger.h"
 #include "core/store/EpochContribution.h"
 #include "tests/common/NodePeers.h"
+#include "tests/common/TestFiles.h"
 
 #include <QDateTime>
 #include <QSignalSpy>
@@ -65,10 +66,9 @@ private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         dir_.setAutoRemove(qEnvironmentVariableIsEmpty("SAHAJ_KEEP_TEST_DIRS"));
-        const QString tokenizer =
-            qEnvironmentVariable("SAHAJ_SHARED_DIR") + "/data/sahajbert-tokenizer/tokenizer.json";
-        if (!QFile::exists(tokenizer))
-            QSKIP("the sahajBERT tokenizer (SAHAJ_SHARED_DIR/data/sahajbert-tokenizer) is not available");
+        const QString tokenizer = sharedTokenizerPath();
+        if (tokenizer.isEmpty())
+            QSKIP(kNoSharedTokenizer);
         const QString corpus =
             qEnvironmentVariable("SAHAJ_SOURCE_DIR") + "/tests/train/data/bengali-sample.txt";
         const QString manifest = dir_.filePath("manifest.json");

@@ -3,6 +3,7 @@
 #include "core/engine/EngineFacade.h"
 #include "ui/StateText.h"
 #include "ui/format/Figures.h"
+#include "ui/widgets/DownloadProgress.h"
 
 #include <QChart>
 #include <QChartView>
@@ -77,6 +78,10 @@ TrainingPanel::TrainingPanel(engine::EngineFacade& engine, QWidget* parent)
     stateValue_->setAccessibleName(tr("State"));
     stateValue_->setWordWrap(true);
 
+    // Right under the state: while the run's files download the engine is still joining, and the figures
+    // below have nothing to show yet.
+    download_ = new DownloadProgress(this);
+
     figures_ = new QGridLayout;
     figures_->setHorizontalSpacing(24);
     epochValue_ = addFigure(0, 0, tr("Global epoch"), QStringLiteral("globalEpochValue"),
@@ -112,6 +117,7 @@ TrainingPanel::TrainingPanel(engine::EngineFacade& engine, QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(stateValue_);
+    layout->addWidget(download_);
     layout->addSpacing(6);
     layout->addLayout(figures_);
     layout->addWidget(computeValue_);
@@ -192,6 +198,7 @@ void TrainingPanel::render() {
     const QString reason = StateText::reason(s);
     stateValue_->setText(reason.isEmpty() ? StateText::state(s.state)
                                           : tr("%1 · %2").arg(StateText::state(s.state), reason));
+    download_->setDownload(s.download);
     epochValue_->setText(Figures::count(static_cast<double>(s.globalEpoch)));
     etaValue_->setText(Figures::duration(s.etaSeconds));
     peersValue_->setText(Figures::count(s.peersOnline));

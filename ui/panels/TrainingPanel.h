@@ -19,9 +19,12 @@ class EngineFacade;
 
 namespace sahaj::ui {
 
-// How the collaboration's training goes: the state, the global epoch, the current batch filling up
-// towards its target, the time until the next step, who is online, the speeds, and the loss curve of the
-// run. A view of the latest engine snapshot, drawn again whenever the engine publishes one.
+class DownloadProgress;
+
+// How the collaboration's training goes: the state, the download of the run's files while the engine
+// prepares, the global epoch, the current batch filling up towards its target, the time until the next
+// step, who is online, the speeds, and the loss curve of the run. A view of the latest engine snapshot, drawn
+// again whenever the engine publishes one.
 class TrainingPanel : public QWidget {
     Q_OBJECT
 
@@ -43,6 +46,7 @@ private:
 
     QGridLayout* figures_ = nullptr;
     QLabel* stateValue_ = nullptr;
+    DownloadProgress* download_ = nullptr;
     QLabel* epochValue_ = nullptr;
     QLabel* etaValue_ = nullptr;
     QLabel* peersValue_ = nullptr;
