@@ -21,7 +21,9 @@ GradientAccumulator::GradientAccumulator(AccumulatorOptions options,
 }
 
 void GradientAccumulator::openShard(const QString& path, DataCursor cursor) {
-    if (cursor.seed == 0) {
+    if (!options_.feed) {
+        cursor.seed = options_.seed; // one corpus, gone through pass after pass: the peer's own seed
+    } else if (cursor.seed == 0) {
         // Each shard its own shuffle, drawn from the peer's seed and the shard's place in its stream.
         std::uint64_t x = options_.seed ^ (0x9e3779b97f4a7c15ull * (cursor.pass + 1)) ^
                           (0xbf58476d1ce4e5b9ull * (cursor.position + 1));

@@ -13,6 +13,9 @@ ShardFeed::ShardFeed(Options options, const DataCursor& current)
 
 std::shared_ptr<ShardFeed> ShardFeed::after(const run::RunManifest& manifest, const QString& peerId,
                                             const DataSources& sources, const PreparedData& prepared) {
+    // One shard: the training stream goes through it pass after pass by itself, with nothing to fetch.
+    if (manifest.data.size() < 2)
+        return nullptr;
     Options options;
     options.shards = manifest.data;
     options.runId = manifest.runId;

@@ -49,7 +49,8 @@ public:
     // fetches the shard after it at once.
     ShardFeed(Options options, const DataCursor& current);
 
-    // The feed after `prepared`'s shard, for `manifest`'s shards, keeping the tokenizer.
+    // The feed after `prepared`'s shard, for `manifest`'s shards, keeping the tokenizer; null for a run
+    // of one shard.
     static std::shared_ptr<ShardFeed> after(const run::RunManifest& manifest, const QString& peerId,
                                             const DataSources& sources, const PreparedData& prepared);
     // Stops the thread: a download under way is cancelled (its partial file stays for next time).
