@@ -1,6 +1,7 @@
 #include "core/engine/GradientAccumulator.h"
 
 #include "core/engine/ModelReplica.h"
+#include "core/text/PortableRandom.h"
 #include "core/text/Tokenizer.h"
 
 #include <algorithm>
@@ -24,11 +25,9 @@ void GradientAccumulator::openShard(const QString& path, DataCursor cursor) {
     if (!options_.feed) {
         cursor.seed = options_.seed; // one corpus, gone through pass after pass: the peer's own seed
     } else if (cursor.seed == 0) {
-        // Each shard its own shuffle, drawn from the peer's seed and the shard's place in its stream.
-        std::uint64_t x = options_.seed ^ (0x9e3779b97f4a7c15ull * (cursor.pass + 1)) ^
-                          (0xbf58476d1ce4e5b9ull * (cursor.position + 1));
-        x = (x ^ (x >> 31)) * 0x94d049bb133111ebull;
-        cursor.seed = (x ^ (x >> 29)) | 1; // never 0, which means "not chosen"
+        // Each shard its own shuffle, drawn from the peer's seed and the shard's place in its stream; never
+        // 0, which means "not chosen".
+        cursor.seed = text::PortableRandom::deriveSeed(options_.seed, {cursor.pass, cursor.position}) | 1;
     }
     text::PretrainingStreamOptions streamOptions;
     streamOptions.corpus.documents = options_.documents;
@@ -54,13 +53,8 @@ bool GradientAccumulator::dataReady() {
     if (!options_.feed || stream_->position().pass < consumedAtPass_)
         return true;
     const Clock::time_point now = Clock::now();
-    const auto waited = [&] {
-        if (waitingSince_)
-            dataWaitSeconds_ += std::chrono::duration<double>(now - *waitingSince_).count();
-        waitingSince_.reset();
-    };
     if (std::optional<ShardFeed::Shard> next = options_.feed->takeNext()) {
-        waited();
+        endWait(now);
         try {
             openShard(next->path, next->cursor);
             return true;
@@ -76,17 +70,23 @@ bool GradientAccumulator::dataReady() {
         waitingSince_ = now;
     if (now - *waitingSince_ < kDataPatience)
         return false;
-    waited();
+    endWait(now);
     consumedAtPass_ = stream_->position().pass + 1;
     feedMessages_.push_back("the next shard is not here after " + std::to_string(kDataPatience.count()) +
                             " s: another pass over the current one meanwhile");
     return true;
 }
 
+void GradientAccumulator::endWait(Clock::time_point now) {
+    if (waitingSince_)
+        dataWaitSeconds_ += std::chrono::duration<double>(now - *waitingSince_).count();
+    waitingSince_.reset();
+}
+
 double GradientAccumulator::takeDataWaitSeconds() {
     if (waitingSince_) { // count the wait so far, and go on counting from now
         const Clock::time_point now = Clock::now();
-        dataWaitSeconds_ += std::chrono::duration<double>(now - *waitingSince_).count();
+        endWait(now);
         waitingSince_ = now;
     }
     return std::exchange(dataWaitSeconds_, 0.0);

@@ -94,6 +94,8 @@ private:
     // here yet (for at most kDataPatience).
     bool dataReady();
     void recordCursor();
+    // Adds the wait since waitingSince_ (if any) to dataWaitSeconds_ and ends it.
+    void endWait(Clock::time_point now);
 
     AccumulatorOptions options_;
     std::unique_ptr<text::Tokenizer> tokenizer_;
