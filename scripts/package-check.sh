@@ -119,21 +119,25 @@ check "dpkg lists sahaj $version as installed" installed_version_is_built
 node_version_is_built() { /usr/bin/sahaj-node --version | grep -qx "sahaj-node $version"; }
 check "sahaj-node --version says $version" node_version_is_built
 libraries_found() { [ -x "$1" ] && ! ldd "$1" | grep -q "not found"; }
-binaries=(/usr/bin/sahaj-node /usr/lib/sahaj/cores/cpu/sahaj-core)
+binaries=(/usr/bin/sahaj-node /usr/lib/sahaj/cores/cpu/sahaj-core /usr/lib/sahaj/cores/cpu/sahaj-model)
 [[ " ${targets[*]} " == *" sahaj-volunteer "* ]] && binaries+=(/usr/bin/sahaj-volunteer)
 for binary in "${binaries[@]}"; do
   check "$binary finds every library" libraries_found "$binary"
 done
-# libtorch stays behind the compute cores: the desktop app loads none of it (docs/compute-cores.md).
-app_links_no_torch() { ! ldd /usr/bin/sahaj-volunteer | grep -q 'libtorch\|libc10'; }
+# libtorch stays behind the compute cores: the engine's executables load none of it (docs/compute-cores.md).
+links_no_torch() { ! ldd "$1" | grep -q 'libtorch\|libc10'; }
+check "sahaj-node links no libtorch" links_no_torch /usr/bin/sahaj-node
 [[ " ${targets[*]} " == *" sahaj-volunteer "* ]] &&
-  check "sahaj-volunteer links no libtorch" app_links_no_torch
+  check "sahaj-volunteer links no libtorch" links_no_torch /usr/bin/sahaj-volunteer
 core_links_torch() { ldd /usr/lib/sahaj/cores/cpu/sahaj-core | grep -q 'libtorch'; }
 check "the cpu core links libtorch" core_links_torch
 # The cpu core beside its manifest, and its self-test on this machine (docs/compute-cores.md).
 check "cpu core manifest installed" test -s /usr/lib/sahaj/cores/cpu/core.json
 core_self_test() { /usr/lib/sahaj/cores/cpu/sahaj-core --self-test | grep -q '"ok":true'; }
 check "the installed cpu core passes its self-test" core_self_test
+# sahaj-node hands the model commands over to the cpu core's model tools.
+model_tools_run() { /usr/bin/sahaj-node model-info --config tiny | grep -q 'parameters: 556,882'; }
+check "sahaj-node model-info runs in the installed cpu core" model_tools_run
 check "desktop-file-validate org.sahaj.Sahaj.desktop" \
   desktop-file-validate /usr/share/applications/org.sahaj.Sahaj.desktop
 check "appstreamcli validate org.sahaj.Sahaj.metainfo.xml" \

@@ -29,6 +29,11 @@ constexpr int kExitUsage = 2;
 
 } // namespace
 
+int NodeCommand::forward(const QStringList&) {
+    err() << "sahaj-node " << name() << ": this command is not carried out by another executable\n";
+    return kExitFailure;
+}
+
 void CommandLine::add(std::unique_ptr<NodeCommand> command) {
     commands_.push_back(std::move(command));
 }
@@ -92,12 +97,14 @@ int CommandLine::run(const QStringList& arguments) {
             err() << "sahaj-node help: expected one command name, got " << args.size() - 1 << "\n";
             return kExitUsage;
         }
-        const NodeCommand* command = find(args.at(1));
+        NodeCommand* command = find(args.at(1));
         if (!command) {
             err() << "sahaj-node help: unknown command '" << args.at(1) << "'\n"
                   << "Run 'sahaj-node --help' for the list of commands.\n";
             return kExitUsage;
         }
+        if (command->forwardsArguments())
+            return command->forward({command->name(), QStringLiteral("--help")});
         out() << commandHelp(*command);
         return 0;
     }
@@ -106,6 +113,10 @@ int CommandLine::run(const QStringList& arguments) {
         err() << "sahaj-node: unknown " << (first.startsWith('-') ? "option" : "command") << " '" << first
               << "'\nRun 'sahaj-node --help' for the list of commands.\n";
         return kExitUsage;
+    }
+    if (command->forwardsArguments()) {
+        out().flush();
+        return command->forward(args);
     }
     return runCommand(*command, args);
 }

@@ -2,6 +2,7 @@
 
 #include <QCommandLineParser>
 #include <QString>
+#include <QStringList>
 
 namespace sahaj::node {
 
@@ -21,6 +22,11 @@ public:
     // otherwise the dispatcher refuses any as a usage error.
     virtual bool takesArguments() const { return false; }
     virtual int run(const QCommandLineParser& parser) = 0;
+    // Whether another executable carries the command out (the model tools, ModelToolCommands.h): the
+    // dispatcher then parses nothing and hands forward() the arguments, the command's name first
+    // (`help NAME` becomes NAME --help). forward() returns the exit status only when it could not hand over.
+    virtual bool forwardsArguments() const { return false; }
+    virtual int forward(const QStringList& arguments);
 };
 
 } // namespace sahaj::node

@@ -2,7 +2,6 @@
 
 #include "app/node/CommandLine.h"
 #include "app/node/UsageError.h"
-#include "core/eval/PretrainedModelDirectory.h"
 #include "core/text/Tokenizer.h"
 
 #include <QCoreApplication>
@@ -54,9 +53,9 @@ QString TokenizerOption::value(const QCommandLineParser& parser,
 }
 
 QString TokenizerOption::pathForModel(const QCommandLineParser& parser,
-                                      const eval::PretrainedModelDirectory& model) {
-    return value(parser, model.tokenizer
-                             ? std::optional<QString>(QString::fromStdString(model.tokenizer->string()))
+                                      const std::optional<std::filesystem::path>& modelTokenizer) {
+    return value(parser, modelTokenizer
+                             ? std::optional<QString>(QString::fromStdString(modelTokenizer->string()))
                              : std::nullopt);
 }
 

@@ -4,11 +4,9 @@
 #include <QString>
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 
-namespace sahaj::eval {
-struct PretrainedModelDirectory;
-}
 namespace sahaj::text {
 class Tokenizer;
 }
@@ -25,9 +23,9 @@ public:
     // The tokenizer file to use; UsageError when --tokenizer names no readable file, or when nothing is
     // given and no default exists.
     static QString value(const QCommandLineParser& parser, const std::optional<QString>& modelTokenizer = {});
-    // value(parser, the model folder's tokenizer): the tokenizer file to use with that model.
+    // value(parser, the tokenizer a model folder names, if any): the tokenizer file to use with that model.
     static QString pathForModel(const QCommandLineParser& parser,
-                                const eval::PretrainedModelDirectory& model);
+                                const std::optional<std::filesystem::path>& modelTokenizer);
     // Loads a tokenizer and checks that its ids fit the model's vocabulary (std::runtime_error otherwise).
     static text::Tokenizer loadForModel(const QString& path, std::int64_t vocabSize);
     // The sahajBERT tokenizer of the shared data folder, when present.

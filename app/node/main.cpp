@@ -3,15 +3,11 @@
 #include "app/node/CoordinatorCommand.h"
 #include "app/node/DemoCommand.h"
 #include "app/node/DetectGpusCommand.h"
-#include "app/node/EvalCommand.h"
-#include "app/node/FillMaskCommand.h"
-#include "app/node/FinetuneCommand.h"
-#include "app/node/ModelInfoCommand.h"
+#include "app/node/ModelToolForward.h"
 #include "app/node/RunInitCommand.h"
 #include "app/node/ShardCommand.h"
 #include "app/node/TokenizeCommand.h"
 #include "app/node/TokenizerTrainCommand.h"
-#include "app/node/TrainLocalCommand.h"
 #include "app/node/VolunteerCommand.h"
 #include "core/Version.h"
 
@@ -23,13 +19,10 @@ int main(int argc, char** argv) {
     QCoreApplication::setApplicationVersion(sahaj::kVersion);
 
     sahaj::node::CommandLine commandLine;
-    commandLine.add(std::make_unique<sahaj::node::ModelInfoCommand>());
+    for (const sahaj::node::ModelToolCommand& command : sahaj::node::kModelToolCommands)
+        commandLine.add(std::make_unique<sahaj::node::ModelToolForward>(command));
     commandLine.add(std::make_unique<sahaj::node::TokenizeCommand>());
     commandLine.add(std::make_unique<sahaj::node::TokenizerTrainCommand>());
-    commandLine.add(std::make_unique<sahaj::node::TrainLocalCommand>());
-    commandLine.add(std::make_unique<sahaj::node::EvalCommand>());
-    commandLine.add(std::make_unique<sahaj::node::FillMaskCommand>());
-    commandLine.add(std::make_unique<sahaj::node::FinetuneCommand>());
     commandLine.add(std::make_unique<sahaj::node::ShardCommand>());
     commandLine.add(std::make_unique<sahaj::node::RunInitCommand>());
     commandLine.add(std::make_unique<sahaj::node::CoordinatorCommand>());

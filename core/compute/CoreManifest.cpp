@@ -30,6 +30,15 @@ std::string stringField(const nlohmann::json& object, const char* key, const std
     return value->get<std::string>();
 }
 
+// A path the manifest gives relative to the core's folder, made absolute; it may not leave the folder.
+std::filesystem::path pathInFolder(const nlohmann::json& object, const char* key,
+                                   const std::filesystem::path& folder, const std::string& origin) {
+    const std::filesystem::path relative(stringField(object, key, origin));
+    if (relative.is_absolute() || relative.lexically_normal().string().rfind("..", 0) == 0)
+        fail(origin, std::string("\"") + key + "\" must be a path inside the core's folder");
+    return (folder / relative).lexically_normal();
+}
+
 } // namespace
 
 CoreManifest CoreManifest::parse(std::string_view json, const std::filesystem::path& folder,
@@ -46,7 +55,7 @@ CoreManifest CoreManifest::parse(std::string_view json, const std::filesystem::p
         fail(origin, "not a JSON object");
     static const std::set<std::string> known{
         "name",       "device",        "executable", "min_compute_capability",
-        "min_driver", "min_memory_mb", "preference"};
+        "min_driver", "min_memory_mb", "preference", "tools"};
     for (const auto& [key, value] : object.items())
         if (!known.count(key))
             fail(origin, "unknown field \"" + key + "\"");
@@ -55,10 +64,9 @@ CoreManifest CoreManifest::parse(std::string_view json, const std::filesystem::p
     manifest.device = stringField(object, "device", origin);
     if (manifest.device != "cpu" && manifest.device != "cuda")
         fail(origin, "\"device\" must be \"cpu\" or \"cuda\", not \"" + manifest.device + "\"");
-    const std::filesystem::path executable(stringField(object, "executable", origin));
-    if (executable.is_absolute() || executable.lexically_normal().string().rfind("..", 0) == 0)
-        fail(origin, "\"executable\" must be a path inside the core's folder");
-    manifest.executable = (folder / executable).lexically_normal();
+    manifest.executable = pathInFolder(object, "executable", folder, origin);
+    if (optionalField(object, "tools"))
+        manifest.tools = pathInFolder(object, "tools", folder, origin);
     if (const nlohmann::json* capability = optionalField(object, "min_compute_capability")) {
         const auto version =
             capability->is_string() ? DottedVersion::parse(capability->get<std::string>()) : std::nullopt;

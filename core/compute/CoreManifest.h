@@ -13,6 +13,8 @@ namespace sahaj::compute {
 // core.json (docs/compute-cores.md):
 //   {"name": "cuda", "device": "cuda", "executable": "sahaj-core", "min_compute_capability": "7.0",
 //    "min_driver": "525.60", "min_memory_mb": 4096, "preference": 100}
+// The cpu core also carries the model tools (`"tools": "sahaj-model"`: train-local, eval, fill-mask,
+// finetune, model-info), the one other executable that links libtorch.
 struct CoreManifest {
     std::string name;                 // unique among installed cores
     std::string device;               // "cpu" or "cuda"
@@ -21,7 +23,8 @@ struct CoreManifest {
     int minComputeMinor = 0;
     std::string minDriver; // dotted version, "" for none
     std::uint64_t minMemoryBytes = 0;
-    int preference = 0; // higher is tried first among the cores that fit
+    int preference = 0;          // higher is tried first among the cores that fit
+    std::filesystem::path tools; // absolute, like `executable`; empty when the variant carries none
 
     // Parses and checks a manifest: every field of the right type and range, the device known, the
     // executable a plain name or relative path inside `folder`. Throws std::runtime_error naming `origin`

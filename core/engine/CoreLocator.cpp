@@ -33,6 +33,17 @@ std::vector<fs::path> CoreLocator::roots() {
     return roots;
 }
 
+namespace {
+
+std::string searchedText(const std::vector<fs::path>& roots) {
+    std::string searched;
+    for (const fs::path& root : roots)
+        searched += (searched.empty() ? "" : ", ") + root.string();
+    return searched.empty() ? std::string("nothing") : searched;
+}
+
+} // namespace
+
 std::vector<compute::CoreManifest> CoreLocator::installed(const std::vector<fs::path>& roots,
                                                           const std::string& device,
                                                           std::vector<std::string>& problems) {
@@ -40,12 +51,27 @@ std::vector<compute::CoreManifest> CoreLocator::installed(const std::vector<fs::
     const std::string kind = device.rfind("cuda", 0) == 0 ? "cuda" : device;
     if (kind.empty() ? !cores.empty() : !compute::CoreSelection::ofDevice(cores, kind).empty())
         return cores;
-    std::string searched;
-    for (const fs::path& root : roots)
-        searched += (searched.empty() ? "" : ", ") + root.string();
+    std::string message = "no compute core" + (device.empty() ? std::string() : " for " + device) +
+                          " is installed (searched " + searchedText(roots) +
+                          "; SAHAJ_CORES_DIR adds folders)";
+    for (const std::string& problem : problems)
+        message += "; " + problem;
+    throw std::runtime_error(message);
+}
+
+fs::path CoreLocator::modelTools(const std::vector<fs::path>& roots) {
+    std::vector<std::string> problems;
+    std::vector<compute::CoreManifest> cores = compute::CoreManifest::discover(roots, problems);
+    std::stable_sort(cores.begin(), cores.end(),
+                     [](const auto& a, const auto& b) { return a.preference > b.preference; });
+    for (const compute::CoreManifest& core : cores) {
+        std::error_code error;
+        if (!core.tools.empty() && fs::is_regular_file(core.tools, error))
+            return core.tools;
+    }
     std::string message =
-        "no compute core" + (device.empty() ? std::string() : " for " + device) + " is installed (searched " +
-        (searched.empty() ? std::string("nothing") : searched) + "; SAHAJ_CORES_DIR adds folders)";
+        "the model tools (sahaj-model, part of the cpu compute core) are not installed (searched " +
+        searchedText(roots) + "; SAHAJ_CORES_DIR adds folders)";
     for (const std::string& problem : problems)
         message += "; " + problem;
     throw std::runtime_error(message);

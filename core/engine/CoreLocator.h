@@ -24,6 +24,10 @@ public:
     // The cores that can train on `device` ("cpu", "cuda", "cuda:N"), best first, each as a launch on that
     // device. Throws std::runtime_error naming the folders searched and every manifest that did not parse
     // when none is installed.
+    // The model tools (sahaj-model) of the most preferred installed core that carries them and has them
+    // in place. Throws std::runtime_error naming the folders searched when none does.
+    static std::filesystem::path
+    modelTools(const std::vector<std::filesystem::path>& roots = CoreLocator::roots());
     static std::vector<CoreLaunch>
     launchesFor(const std::string& device, int threads,
                 const std::vector<std::filesystem::path>& roots = CoreLocator::roots());

@@ -71,6 +71,51 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         QVERIFY(r.out.isEmpty());
     }
+
+    // Only the compute cores link libtorch (docs/compute-cores.md): sahaj-node loads none of it.
+    void theNodeLoadsNoTorch() {
+        QProcess ldd;
+        ldd.start("ldd", {sahaj::test::nodeExecutable()});
+        QVERIFY(ldd.waitForFinished(60000));
+        const QString libraries = QString::fromUtf8(ldd.readAllStandardOutput());
+        QVERIFY2(libraries.contains("libQt6Core"), qPrintable(libraries));
+        QVERIFY2(!libraries.contains("libtorch") && !libraries.contains("libc10"), qPrintable(libraries));
+    }
+
+    // The model commands run in the cpu core's sahaj-model: a sahaj-node without cores says so, and finds
+    // them where SAHAJ_CORES_DIR points.
+    void theModelCommandsRunInTheCpuCore() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("bin"));
+        const QString lone = dir.filePath("bin/sahaj-node");
+        QVERIFY(QFile::copy(sahaj::test::nodeExecutable(), lone));
+        QVERIFY(QFile::setPermissions(lone, QFile::permissions(lone) | QFileDevice::ExeOwner));
+        const auto runLone = [&](const QString& coresDir, const QStringList& arguments) {
+            QProcess process;
+            QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+            environment.remove("SAHAJ_CORES_DIR");
+            if (!coresDir.isEmpty())
+                environment.insert("SAHAJ_CORES_DIR", coresDir);
+            process.setProcessEnvironment(environment);
+            process.start(lone, arguments);
+            process.waitForFinished(120000);
+            return std::make_pair(process.exitCode(), QString::fromUtf8(process.readAllStandardOutput() +
+                                                                        process.readAllStandardError()));
+        };
+        const auto [missingStatus, missing] = runLone({}, {"model-info", "--config", "tiny"});
+        QCOMPARE(missingStatus, 1);
+        QVERIFY2(
+            missing.contains("the model tools (sahaj-model, part of the cpu compute core) are not installed"),
+            qPrintable(missing));
+        // The build tree's cores: build/cores beside build/app/node/sahaj-node.
+        const QString cores = QFileInfo(sahaj::test::nodeExecutable()).dir().filePath("../../cores");
+        const auto [status, info] = runLone(cores, {"model-info", "--config", "tiny"});
+        QCOMPARE(status, 0);
+        QVERIFY2(info.contains("parameters: 556,882"), qPrintable(info));
+        const auto [usageStatus, usage] = runLone(cores, {"eval", "--frob"});
+        QCOMPARE(usageStatus, 2);
+        QVERIFY2(usage.contains("sahaj-node eval: Unknown option 'frob'"), qPrintable(usage));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNodeCli)

@@ -45,6 +45,13 @@ private Q_SLOTS:
         QCOMPARE(cuda.minComputeMajor, 7);
         QCOMPARE(cuda.minMemoryBytes, std::uint64_t(4096) << 20);
         QCOMPARE(cuda.preference, 100);
+        QVERIFY(cuda.tools.empty());
+        QCOMPARE(manifest(R"({"name":"x","device":"cpu","executable":"a","tools":"bin/sahaj-model"})")
+                     .tools.string(),
+                 std::string("/opt/cores/x/bin/sahaj-model"));
+        QVERIFY(errorOf([] {
+                    manifest(R"({"name":"x","device":"cpu","executable":"a","tools":"../sahaj-model"})");
+                }).contains("\"tools\" must be a path inside the core's folder"));
         QVERIFY(errorOf([] { manifest("hello"); }).contains("not valid JSON"));
         QVERIFY(errorOf([] {
                     manifest(R"({"name":"x","device":"tpu","executable":"a"})");

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/node/ModelToolCommands.h"
 #include "app/node/NodeCommand.h"
 
 namespace sahaj::node {
@@ -8,9 +9,7 @@ namespace sahaj::node {
 class FillMaskCommand : public NodeCommand {
 public:
     QString name() const override { return QStringLiteral("fill-mask"); }
-    QString summary() const override {
-        return QStringLiteral("The most likely tokens for each [MASK] of a text");
-    }
+    QString summary() const override { return modelToolSummary(name()); }
     QString description() const override;
     void addOptions(QCommandLineParser& parser) const override;
     bool takesArguments() const override { return true; }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/node/ModelToolCommands.h"
 #include "app/node/NodeCommand.h"
 
 namespace sahaj::node {
@@ -8,9 +9,7 @@ namespace sahaj::node {
 class FinetuneCommand : public NodeCommand {
 public:
     QString name() const override { return QStringLiteral("finetune"); }
-    QString summary() const override {
-        return QStringLiteral("Fine-tune a model for NER or text classification and score it");
-    }
+    QString summary() const override { return modelToolSummary(name()); }
     QString description() const override;
     void addOptions(QCommandLineParser& parser) const override;
     int run(const QCommandLineParser& parser) override;

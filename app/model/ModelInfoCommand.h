@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/node/ModelToolCommands.h"
 #include "app/node/NodeCommand.h"
 
 namespace sahaj::node {
@@ -9,9 +10,7 @@ namespace sahaj::node {
 class ModelInfoCommand : public NodeCommand {
 public:
     QString name() const override { return QStringLiteral("model-info"); }
-    QString summary() const override {
-        return QStringLiteral("Print a model config's parameter count and sizes");
-    }
+    QString summary() const override { return modelToolSummary(name()); }
     QString description() const override;
     void addOptions(QCommandLineParser& parser) const override;
     int run(const QCommandLineParser& parser) override;

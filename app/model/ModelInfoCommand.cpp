@@ -1,4 +1,4 @@
-#include "app/node/ModelInfoCommand.h"
+#include "app/model/ModelInfoCommand.h"
 
 #include "app/node/CommandLine.h"
 #include "app/node/UsageError.h"

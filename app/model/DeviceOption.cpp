@@ -1,4 +1,4 @@
-#include "app/node/DeviceOption.h"
+#include "app/model/DeviceOption.h"
 
 #include "app/node/UsageError.h"
 

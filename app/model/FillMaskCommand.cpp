@@ -1,7 +1,7 @@
-#include "app/node/FillMaskCommand.h"
+#include "app/model/FillMaskCommand.h"
 
+#include "app/model/DeviceOption.h"
 #include "app/node/CommandLine.h"
-#include "app/node/DeviceOption.h"
 #include "app/node/TokenizerOption.h"
 #include "app/node/UsageError.h"
 #include "core/eval/FillMask.h"
@@ -44,7 +44,7 @@ int FillMaskCommand::run(const QCommandLineParser& parser) {
     const c10::Device device(DeviceOption::value(parser));
     model::AlbertForPreTraining model = model::ModelCheckpoint::load(located.model);
     const text::Tokenizer tokenizer = TokenizerOption::loadForModel(
-        TokenizerOption::pathForModel(parser, located), model->config().vocabSize);
+        TokenizerOption::pathForModel(parser, located.tokenizer), model->config().vocabSize);
     model->to(device);
 
     QTextStream out(stdout);

@@ -1,7 +1,7 @@
-#include "app/node/FinetuneCommand.h"
+#include "app/model/FinetuneCommand.h"
 
+#include "app/model/DeviceOption.h"
 #include "app/node/CommandLine.h"
-#include "app/node/DeviceOption.h"
 #include "app/node/StopSignalScope.h"
 #include "app/node/TokenizerOption.h"
 #include "app/node/UsageError.h"
@@ -179,7 +179,7 @@ int FinetuneCommand::run(const QCommandLineParser& parser) {
         model::AlbertConfig::loadFile(located.model / model::ModelCheckpoint::kConfigFileName);
     const model::SafeTensors::Tensors pretrained =
         model::SafeTensors::read(located.model / model::ModelCheckpoint::kWeightsFileName).tensors;
-    const QString tokenizerPath = TokenizerOption::pathForModel(parser, located);
+    const QString tokenizerPath = TokenizerOption::pathForModel(parser, located.tokenizer);
     const text::Tokenizer tokenizer = TokenizerOption::loadForModel(tokenizerPath, config.vocabSize);
     if (options.maxLength > config.maxPositionEmbeddings)
         throw UsageError("--max-length " + std::to_string(options.maxLength) + " exceeds the model's " +

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/node/ModelToolCommands.h"
 #include "app/node/NodeCommand.h"
 
 namespace sahaj::node {
@@ -8,9 +9,7 @@ namespace sahaj::node {
 class EvalCommand : public NodeCommand {
 public:
     QString name() const override { return QStringLiteral("eval"); }
-    QString summary() const override {
-        return QStringLiteral("Masked-LM and sentence-order loss and accuracy of a model");
-    }
+    QString summary() const override { return modelToolSummary(name()); }
     QString description() const override;
     void addOptions(QCommandLineParser& parser) const override;
     int run(const QCommandLineParser& parser) override;

@@ -1,8 +1,8 @@
-#include "app/node/EvalCommand.h"
+#include "app/model/EvalCommand.h"
 
+#include "app/model/DeviceOption.h"
 #include "app/node/CommandLine.h"
 #include "app/node/CorpusDocumentsOption.h"
-#include "app/node/DeviceOption.h"
 #include "app/node/TokenizerOption.h"
 #include "app/node/UsageError.h"
 #include "core/eval/MaskedLmCorpusSample.h"
@@ -75,7 +75,7 @@ int EvalCommand::run(const QCommandLineParser& parser) {
         const long long seed =
             CommandLine::integerValue(parser, "seed", 0, 0, std::numeric_limits<long long>::max());
         const text::Tokenizer tokenizer = TokenizerOption::loadForModel(
-            TokenizerOption::pathForModel(parser, located), model->config().vocabSize);
+            TokenizerOption::pathForModel(parser, located.tokenizer), model->config().vocabSize);
         records = eval::MaskedLmCorpusSample::build(
             corpus, tokenizer, static_cast<int>(seq), static_cast<std::uint64_t>(seed), count,
             CorpusDocumentsOption::value(parser, text::PlainTextDocuments::LinePerDocument));

@@ -1,8 +1,8 @@
-#include "app/node/TrainLocalCommand.h"
+#include "app/model/TrainLocalCommand.h"
 
+#include "app/model/DeviceOption.h"
 #include "app/node/CommandLine.h"
 #include "app/node/CorpusDocumentsOption.h"
-#include "app/node/DeviceOption.h"
 #include "app/node/StopSignalScope.h"
 #include "app/node/TokenizerOption.h"
 #include "app/node/UsageError.h"
