@@ -62,7 +62,9 @@ void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
         {"attack",
          "Testing a run's defences only: send a corrupted gradient instead of the real one, 'negate' "
          "(reversed, x1000) or 'random' (a random direction, 1000x the norm), or a corrupted state, "
-         "'negative-moments' (LAMB's second moments as -1e30 in the state rounds) (default none).",
+         "'negative-moments' (LAMB's second moments as -1e30 in the state rounds) or 'heavy-state' "
+         "(parameters "
+         "of its own with a weight of 10^12 in the state rounds) (default none).",
          "KIND"},
     });
 }
@@ -93,9 +95,10 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
     if (parser.isSet("attack")) {
         const auto attack = engine::GradientAttack::fromName(parser.value("attack"));
         if (!attack)
-            throw UsageError(("--attack must be none, negate, random or negative-moments, got '" +
-                              parser.value("attack") + "'")
-                                 .toStdString());
+            throw UsageError(
+                ("--attack must be none, negate, random, negative-moments or heavy-state, got '" +
+                 parser.value("attack") + "'")
+                    .toStdString());
         options.attack = *attack;
     }
     const double mbps = 1e6 / 8.0;

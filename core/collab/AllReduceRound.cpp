@@ -695,7 +695,9 @@ private:
                          "a part with a weight that is not a plausible sample count");
         if (s < options_.maxWeights.size() && part.weight() > options_.maxWeights[s])
             return blame(envelope.sender(), true,
-                         "a part with a weight above what its sender reported in its signed progress");
+                         "a part with a weight of " + std::to_string(part.weight()) +
+                             ", above the most its sender may put on it (" +
+                             std::to_string(options_.maxWeights[s]) + ")");
         if (weights_[s] && *weights_[s] != part.weight())
             return blame(envelope.sender(), true, "parts of one sender with different weights");
         weights_[s] = part.weight();

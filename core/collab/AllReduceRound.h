@@ -53,8 +53,8 @@ struct AllReduceOptions {
     // Clipping needs every sender's part before it can start, so it keeps them: memory for the span's
     // parts times the senders, instead of one running sum.
     std::optional<CenteredClipOptions> centeredClip;
-    // Per member, the most weight its parts may carry (WeightBounds: what it reported in its signed
-    // progress); empty: any plausible sample count.
+    // Per member, the most weight its parts may carry (a gradient round: WeightBounds, what it reported in
+    // its signed progress; a state round: 1); empty: any plausible sample count.
     std::vector<double> maxWeights;
     // Ranges of the vector with a floor (ValueFloor); empty: any finite value.
     std::vector<ValueFloor> floors;

@@ -5,6 +5,7 @@
 #include "core/dht/DhtRecord.h"
 #include "core/net/MessageValidator.h"
 #include "core/net/ProtocolViolation.h"
+#include "core/net/WireLimits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -38,7 +39,8 @@ bool PeerBoard::decode(const dht::DhtRecord& record, PeerAnnouncement& announcem
         return false;
     if (!wire::Role_IsValid(wire.role()) || wire.role() == wire::ROLE_UNSPECIFIED)
         return false;
-    if (!std::isfinite(wire.bandwidth()) || wire.bandwidth() < 0.0 || wire.version().size() > 64)
+    if (!std::isfinite(wire.bandwidth()) || !net::WireLimits::plausibleBandwidth(wire.bandwidth()) ||
+        wire.version().size() > 64)
         return false;
     if (!isCountryCode(wire.country()))
         return false;

@@ -18,4 +18,18 @@ std::optional<std::string> PeerProgressRules::problemWith(const PeerProgress& re
     return std::nullopt;
 }
 
+std::optional<std::string> PeerProgressRules::timeProblem(std::uint64_t measuredAtMs,
+                                                          std::chrono::system_clock::time_point issuedAt) {
+    using std::chrono::milliseconds;
+    const std::int64_t issued = std::chrono::duration_cast<milliseconds>(issuedAt.time_since_epoch()).count();
+    const std::int64_t earliest = issued - milliseconds(kMaxMeasurementAge).count();
+    const std::int64_t latest = issued + milliseconds(kMaxMeasurementLead).count();
+    // Compared as unsigned against a window inside [0, 2^63): no value of the wire can overflow here.
+    if (earliest < 0 || measuredAtMs < static_cast<std::uint64_t>(earliest) ||
+        measuredAtMs > static_cast<std::uint64_t>(latest))
+        return "measured at " + std::to_string(measuredAtMs) +
+               " ms, not within a day before its publication at " + std::to_string(issued) + " ms";
+    return std::nullopt;
+}
+
 } // namespace sahaj::collab

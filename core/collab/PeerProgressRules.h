@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -19,9 +20,19 @@ public:
     static constexpr std::uint64_t kMaxSamples = 1'000'000'000'000;
     // Nor does one peer process a billion samples a second.
     static constexpr double kMaxSamplesPerSecond = 1e9;
+    // A record's figures are measured before it is signed and published, by the same clock: at most a
+    // day before (a paused peer republishes its last figures) and never after, but for this much
+    // rounding. Outside that window a time is a lie, and one near the ends of the clock's range (0,
+    // 2^63 ms) would overflow the arithmetic of every reader.
+    static constexpr std::chrono::hours kMaxMeasurementAge{24};
+    static constexpr std::chrono::seconds kMaxMeasurementLead{1};
 
     // Why `record` is unacceptable, or nothing when it is fine.
     static std::optional<std::string> problemWith(const PeerProgress& record);
+    // Why a record published at `issuedAt` (its signed envelope's time) cannot have been measured at
+    // `measuredAtMs` (milliseconds since the epoch, as on the wire), or nothing when it can.
+    static std::optional<std::string> timeProblem(std::uint64_t measuredAtMs,
+                                                  std::chrono::system_clock::time_point issuedAt);
 };
 
 } // namespace sahaj::collab

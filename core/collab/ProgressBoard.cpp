@@ -28,8 +28,9 @@ bool ProgressBoard::decode(const dht::DhtRecord& record, PeerProgress& progress)
     wire::ProgressRecord wire;
     if (!wire.ParseFromArray(record.payload.constData(), static_cast<int>(record.payload.size())))
         return false;
-    // The time must be representable as milliseconds since the epoch without overflow.
-    if (wire.time_ms() > static_cast<std::uint64_t>(INT64_MAX))
+    // The time comes from the publisher's clock, as does the envelope's signed issue time, which the DHT
+    // layer already held to the reader's clock (RecordRules): one that does not fit the other is refused.
+    if (PeerProgressRules::timeProblem(wire.time_ms(), record.issuedAt))
         return false;
     progress.peerId = record.owner.bytes().toStdString();
     progress.epoch = wire.epoch();

@@ -12,9 +12,9 @@ std::vector<double> WeightBounds::of(const GroupSpec& spec, const std::vector<Pe
         for (const PeerProgress& record : records) {
             if (record.peerId != member.peerId)
                 continue;
-            const double since =
-                std::max(0.0, std::chrono::duration<double>(now - record.measuredAt).count()) +
-                static_cast<double>(kSlack.count());
+            const double since = std::clamp(std::chrono::duration<double>(now - record.measuredAt).count(),
+                                            0.0, static_cast<double>(kMaxExtrapolation.count())) +
+                                 static_cast<double>(kSlack.count());
             // Its samples count for this epoch only; its rate bounds what it trained since the record in any
             // epoch. Without that, a member whose newest record here is of the previous epoch (it joined the
             // group early and kept training, as members do) was held to its declaration at joining, and

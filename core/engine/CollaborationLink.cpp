@@ -20,6 +20,7 @@
 #include "core/net/MessageCodec.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/SocketFactory.h"
+#include "core/net/WireLimits.h"
 #include "core/net/ZapHandler.h"
 #include "core/security/AccessToken.h"
 #include "core/security/CurveKeyPair.h"
@@ -172,10 +173,15 @@ struct CollaborationLink::Session {
         return bandwidth.pacingBytesPerSecond();
     }
 
+    // Within what the wire accepts (net::WireLimits::plausibleBandwidth), so that no peer refuses an honest
+    // declaration: a measurement past the bounds says the link is at least that slow or that fast.
     double declaredBandwidth() const {
         const double perValue = collab::TensorEncoding::bytesPerValue(options.encoding);
-        return options.claimedBytesPerSecond > 0.0 ? options.claimedBytesPerSecond / perValue
-                                                   : bandwidth.valuesPerSecond(perValue);
+        const double values = options.claimedBytesPerSecond > 0.0 ? options.claimedBytesPerSecond / perValue
+                                                                  : bandwidth.valuesPerSecond(perValue);
+        return values > 0.0
+                   ? std::clamp(values, net::WireLimits::kMinBandwidth, net::WireLimits::kMaxBandwidth)
+                   : 0.0;
     }
 
     const LinkOptions& options;
@@ -310,8 +316,7 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
     call([&](Session& s) {
         collab::GroupSpec spec = state ? stateSpec(formed.group, options_.stateVectorSize) : formed.group;
         const int me = spec.indexOf(peerId_);
-        if (!state)
-            spec.members[static_cast<std::size_t>(me)].weight = weight;
+        spec.members[static_cast<std::size_t>(me)].weight = weight;
         if (spec.members.size() < 2) {
             outcome.values = std::move(local);
             outcome.alone = outcome.complete = true;
@@ -338,9 +343,12 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         collab::AllReduceOptions roundOptions = options_.allReduce;
         roundOptions.uploadBytesPerSecond = options_.uploadBytesPerSecond;
         roundOptions.pacingBytesPerSecond = s.pacingBytesPerSecond();
-        if (!state)
-            roundOptions.maxWeights =
-                collab::WeightBounds::of(spec, s.tracker.remoteRecords(), SystemClock::now());
+        // A gradient part weighs the samples behind it, within what its sender reported; a state part
+        // weighs 1, whoever sends it (docs/protocol.md): without that bound, one member's weight of 10^12
+        // would make its parameters and moments everyone's.
+        roundOptions.maxWeights =
+            state ? std::vector<double>(spec.members.size(), 1.0)
+                  : collab::WeightBounds::of(spec, s.tracker.remoteRecords(), SystemClock::now());
         roundOptions.floors = state ? options_.stateFloors : std::vector<collab::ValueFloor>{};
         roundOptions.downloadBytesPerSecond = options_.downloadBytesPerSecond;
         collab::AllReduceRound round(spec, s.codec, s.sockets, s.routerOrNull(), roundOptions);

@@ -378,7 +378,8 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
     if (!outcome.alone && averageParameters) {
         std::vector<float> state = replica_->stateVector();
         GradientAttack::applyToState(options_.attack, state, replica_->parameterCount());
-        RoundOutcome parameters = link_->average(group, std::move(state), 1.0, true);
+        RoundOutcome parameters =
+            link_->average(group, std::move(state), GradientAttack::stateWeight(options_.attack), true);
         noteProblems(parameters, report);
         if (parameters.complete) {
             try {

@@ -15,11 +15,13 @@ std::optional<GradientAttack::Kind> GradientAttack::fromName(const QString& name
         return Kind::Random;
     if (name == QLatin1String("negative-moments"))
         return Kind::NegativeMoments;
+    if (name == QLatin1String("heavy-state"))
+        return Kind::HeavyState;
     return std::nullopt;
 }
 
 void GradientAttack::apply(Kind kind, std::vector<float>& vector, std::uint64_t seed) {
-    if (kind == Kind::None || kind == Kind::NegativeMoments || vector.empty())
+    if (kind == Kind::None || kind == Kind::NegativeMoments || kind == Kind::HeavyState || vector.empty())
         return;
     if (kind == Kind::Negate) {
         for (float& value : vector)
@@ -44,10 +46,13 @@ void GradientAttack::apply(Kind kind, std::vector<float>& vector, std::uint64_t 
 }
 
 void GradientAttack::applyToState(Kind kind, std::vector<float>& state, std::int64_t parameterCount) {
-    if (kind != Kind::NegativeMoments || parameterCount <= 0 ||
+    if ((kind != Kind::NegativeMoments && kind != Kind::HeavyState) || parameterCount <= 0 ||
         state.size() != static_cast<std::size_t>(3 * parameterCount))
         return;
-    std::fill(state.begin() + 2 * parameterCount, state.end(), -1e30f);
+    if (kind == Kind::HeavyState)
+        std::fill(state.begin(), state.begin() + parameterCount, 0.5f);
+    else
+        std::fill(state.begin() + 2 * parameterCount, state.end(), -1e30f);
 }
 
 } // namespace sahaj::engine

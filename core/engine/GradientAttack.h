@@ -12,22 +12,27 @@ namespace sahaj::engine {
 // `--attack` option of `sahaj-node volunteer`): an honest peer never uses it. Both attacks are those of
 // the robustness tests in the literature (BTARD): the gradient reversed and scaled by 1000, and a random
 // direction with 1000 times the gradient's norm. The averaged vector's last slot (the loss) is attacked
-// too, as a real attacker would. A third lies in the state rounds instead: its LAMB second moments sent as
-// -1e30 (finite, so that its own checks let it through, and impossible for an honest peer).
+// too, as a real attacker would. Two lie in the state rounds instead: one sends its LAMB second moments as
+// -1e30 (finite, so that its own checks let it through, and impossible for an honest peer); the other
+// puts a weight of 10^12 on parameters of its own making (every parameter 0.5), which would make them
+// everyone's where the state rounds' weight of 1 were not enforced.
 class GradientAttack {
 public:
-    enum class Kind { None, Negate, Random, NegativeMoments };
+    enum class Kind { None, Negate, Random, NegativeMoments, HeavyState };
 
     static constexpr double kScale = 1000.0;
+    static constexpr double kHeavyStateWeight = 1e12;
 
-    // "none", "negate", "random" or "negative-moments"; nullopt for anything else.
+    // "none", "negate", "random", "negative-moments" or "heavy-state"; nullopt for anything else.
     static std::optional<Kind> fromName(const QString& name);
 
     // Replaces `vector` in place. `seed` varies the random direction from epoch to epoch.
     static void apply(Kind kind, std::vector<float>& vector, std::uint64_t seed);
     // Replaces the state vector (parameters, first and second moments of `parameterCount` values each)
-    // in place: only NegativeMoments changes it.
+    // in place: only NegativeMoments and HeavyState change it.
     static void applyToState(Kind kind, std::vector<float>& state, std::int64_t parameterCount);
+    // The weight the peer puts on its state parts: 1 as the protocol says, but for HeavyState.
+    static double stateWeight(Kind kind) { return kind == Kind::HeavyState ? kHeavyStateWeight : 1.0; }
 };
 
 } // namespace sahaj::engine

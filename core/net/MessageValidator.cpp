@@ -172,6 +172,8 @@ void MessageValidator::checkMember(const wire::MemberInfo& member, const char* f
     require(member.role() != wire::ROLE_CLIENT || member.endpoint().empty(),
             prefix + ": a client has no endpoint");
     checkFinite(member.bandwidth(), (prefix + ".bandwidth").c_str());
+    require(WireLimits::plausibleBandwidth(member.bandwidth()),
+            prefix + ".bandwidth must be 0 (unknown) or between 1 and 1e12 values per second");
     checkFinite(member.weight(), (prefix + ".weight").c_str());
     require(member.role() != wire::ROLE_AUXILIARY || member.weight() == 0.0,
             prefix + ": an auxiliary member has weight 0");

@@ -17,6 +17,15 @@ struct WireLimits {
     static constexpr std::size_t kMaxDataFrameBytes = 64 << 20; // a part or a state chunk
     static constexpr std::size_t kMaxFrames = 2;                // envelope + one data frame
     static constexpr std::size_t kMaxGroupSize = 1024;
+    // A bandwidth, in values per second, is 0 (unknown) or in [kMinBandwidth, kMaxBandwidth]: four bytes a
+    // second is below any link that trains, 4 TB/s above any. Outside that range a claim is a lie, and a
+    // denormal one (1e-310) would make the load balancer's 1/bandwidth infinite.
+    static constexpr double kMinBandwidth = 1.0;
+    static constexpr double kMaxBandwidth = 1e12;
+    static constexpr bool plausibleBandwidth(double valuesPerSecond) {
+        return valuesPerSecond == 0.0 ||
+               (valuesPerSecond >= kMinBandwidth && valuesPerSecond <= kMaxBandwidth);
+    }
     static constexpr std::uint32_t kMaxPartElements = 16u << 20;
     // The all-reduce's flat vector (every parameter of the model). Far above any model a volunteer can
     // train, and low enough that the span counts of a whole group add up without overflowing.

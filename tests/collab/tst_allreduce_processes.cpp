@@ -450,7 +450,7 @@ private Q_SLOTS:
         QTest::newRow("absurd-weight") << "absurd-weight"
                                        << "weight";
         QTest::newRow("inflated-weight") << "inflated-weight"
-                                         << "above what its sender reported";
+                                         << "above the most its sender may put on it";
         QTest::newRow("below-floor") << "below-floor"
                                      << "below -1";
     }

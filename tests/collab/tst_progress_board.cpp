@@ -1,10 +1,12 @@
 // ProgressBoard: peers post their progress as signed DHT records and read each other's, and the tracker
 // turns them into the collaboration's progress. Real OpenDHT nodes on loopback, in one process.
+#include "core/collab/ProgressAggregator.h"
 #include "core/collab/ProgressBoard.h"
 #include "core/collab/ProgressTracker.h"
 #include "core/dht/DhtNode.h"
 #include "core/dht/DhtNodeOptions.h"
 #include "core/dht/DhtRecord.h"
+#include "core/net/protocol.pb.h"
 #include "core/security/PeerIdentity.h"
 
 #include <QtTest>
@@ -38,6 +40,7 @@ private Q_SLOTS:
         const auto identity = newIdentity();
         record.owner = identity->id();
         record.payload = collab::ProgressBoard::encode(progress);
+        record.issuedAt = std::chrono::system_clock::time_point(1'700'000'000'500ms);
         record.expiresAt = std::chrono::system_clock::time_point(1'700'000'060'000ms);
 
         collab::PeerProgress decoded;
@@ -62,6 +65,46 @@ private Q_SLOTS:
         progress.samplesAccumulated = 5'000'000'000'000ULL; // beyond any plausible batch
         record.payload = collab::ProgressBoard::encode(progress);
         QVERIFY(!collab::ProgressBoard::decode(record, decoded));
+    }
+
+    // A record's measurement time must fit its signed publication time: at most a day before it, never
+    // after it. The ends of the clock's range (0 and near 2^63 ms), which would overflow every reader's
+    // time arithmetic or inflate what the record is extrapolated to, are refused.
+    void measurementTimesFitThePublication_data() {
+        QTest::addColumn<qulonglong>("timeMs");
+        QTest::addColumn<bool>("accepted");
+        const qulonglong issued = 1'700'000'000'000ULL;
+        QTest::newRow("at publication") << issued << true;
+        QTest::newRow("a minute before") << issued - 60'000 << true;
+        QTest::newRow("a day before") << issued - 86'400'000 << true;
+        QTest::newRow("a day and a second before") << issued - 86'401'000 << false;
+        QTest::newRow("a second after") << issued + 1'000 << true;
+        QTest::newRow("two seconds after") << issued + 2'000 << false;
+        QTest::newRow("zero") << 0ULL << false;
+        QTest::newRow("INT64_MAX") << qulonglong(std::numeric_limits<std::int64_t>::max()) << false;
+        QTest::newRow("UINT64_MAX") << std::numeric_limits<qulonglong>::max() << false;
+    }
+    void measurementTimesFitThePublication() {
+        QFETCH(qulonglong, timeMs);
+        QFETCH(bool, accepted);
+        wire::ProgressRecord wire;
+        wire.set_epoch(3);
+        wire.set_samples_accumulated(10);
+        wire.set_samples_per_second(2.0);
+        wire.set_time_ms(timeMs);
+        sahaj::dht::DhtRecord record;
+        record.owner = newIdentity()->id();
+        record.payload = QByteArray::fromStdString(wire.SerializeAsString());
+        record.issuedAt = std::chrono::system_clock::time_point(1'700'000'000'000ms);
+        record.expiresAt = record.issuedAt + 60s;
+        collab::PeerProgress decoded;
+        QCOMPARE(collab::ProgressBoard::decode(record, decoded), accepted);
+        if (accepted) {
+            // Every reader's arithmetic on it stays in range: the extrapolation is bounded.
+            const collab::ProgressAggregator aggregator(100, 30s);
+            const double samples = aggregator.samplesAt(decoded, record.issuedAt);
+            QVERIFY2(samples >= 10.0 && samples <= 10.0 + 2.0 * 30, qPrintable(QString::number(samples)));
+        }
     }
 
     void peersSeeEachOthersProgress() {

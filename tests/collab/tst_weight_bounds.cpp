@@ -11,6 +11,29 @@ using namespace std::chrono_literals;
 class TestWeightBounds : public QObject {
     Q_OBJECT
 
+    struct Figures {
+        std::uint64_t epoch;
+        std::uint64_t samples;
+        double rate;
+    };
+    // A group of one member at `epoch` that declared `weight`, and that member's record.
+    static std::pair<GroupSpec, PeerProgress> oneMember(std::uint64_t epoch, double weight, Figures figures,
+                                                        std::chrono::system_clock::time_point measuredAt) {
+        GroupSpec spec;
+        spec.epoch = epoch;
+        GroupMember member;
+        member.peerId = std::string(32, 'e');
+        member.weight = weight;
+        spec.members.push_back(member);
+        PeerProgress record;
+        record.peerId = member.peerId;
+        record.epoch = figures.epoch;
+        record.samplesAccumulated = figures.samples;
+        record.samplesPerSecond = figures.rate;
+        record.measuredAt = std::chrono::time_point_cast<std::chrono::milliseconds>(measuredAt);
+        return {spec, record};
+    }
+
 private Q_SLOTS:
     void boundsFollowTheReportedSamples() {
         GroupSpec spec;
@@ -47,23 +70,22 @@ private Q_SLOTS:
         QVERIFY(100.0 * 100 > bounds[0]);
     }
 
+    // A record measured long ago (a day is what a record may carry) grants its rate for at most
+    // kMaxExtrapolation, not for the whole day.
+    void anOldRecordIsExtrapolatedForALimitedTime() {
+        const auto now = std::chrono::system_clock::now();
+        const auto [spec, old] = oneMember(3, 10, {3, 10, 1000.0}, now - 24h);
+        const std::vector<double> bounds = WeightBounds::of(spec, {old}, now);
+        QCOMPARE(bounds.size(), std::size_t{1});
+        QCOMPARE(bounds[0], 2.0 * (10 + 1000.0 * (600 + 30)) + 256);
+    }
+
     // A member that joined early (declaring 24 samples) and trained on until the batch was full, whose
     // newest record the aggregator holds is of the previous epoch: what it hands over is within its bound
     // (the case that had an honest member banned), a hundred times that is not.
     void aMemberThatJoinedEarlyKeepsTraining() {
-        GroupSpec spec;
-        spec.epoch = 4;
-        GroupMember member;
-        member.peerId = std::string(32, 'f');
-        member.weight = 24;
-        spec.members.push_back(member);
         const auto now = std::chrono::system_clock::now();
-        PeerProgress previous;
-        previous.peerId = member.peerId;
-        previous.epoch = 3;
-        previous.samplesAccumulated = 160;
-        previous.samplesPerSecond = 150.0;
-        previous.measuredAt = std::chrono::time_point_cast<std::chrono::milliseconds>(now - 2s);
+        const auto [spec, previous] = oneMember(4, 24, {3, 160, 150.0}, now - 2s);
         const double bound = WeightBounds::of(spec, {previous}, now).front();
         QVERIFY2(576.0 <= bound, qPrintable(QString::number(bound)));
         QVERIFY2(576.0 * 100 > bound, qPrintable(QString::number(bound)));

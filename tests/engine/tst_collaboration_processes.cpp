@@ -423,24 +423,36 @@ private Q_SLOTS:
         QVERIFY2(slowSamples < fast / 3, "the slow volunteer was not slower");
     }
 
-    // (h) Admitted is not trusted: a volunteer that sends LAMB second moments of -1e30 in every state
-    // round (here the state is averaged after every epoch) is refused by every aggregator its parts reach,
-    // and its own span's mean, which holds them, by every member; the honest volunteers name it, ban it,
-    // and finish every step with equal parameters. Without the floor on state parts the averaged state
-    // has negative second moments, which no member can load.
+    // (h) Admitted is not trusted: a volunteer lies in every state round (here the state is averaged after
+    // every epoch), and the honest volunteers name it, ban it, and finish every step with equal parameters.
+    // negative-moments: it sends LAMB second moments of -1e30, refused by every aggregator its parts reach,
+    // and its own span's mean, which holds them, by every member; without the floor on state parts the
+    // averaged state has negative second moments, which no member can load.
+    // heavy-state: it puts a weight of 10^12 on parameters of its own, refused because a state part weighs
+    // 1; without that bound every aggregator takes them, bans nobody, and its parameters become everyone's.
+    void aVolunteerLyingInTheStateRoundsIsRefusedAndNamed_data() {
+        QTest::addColumn<QString>("attack");
+        QTest::addColumn<QString>("offence"); // what the ban and the round's problems say
+        QTest::newRow("negative-moments") << "negative-moments"
+                                          << "second moment";
+        QTest::newRow("heavy-state") << "heavy-state"
+                                     << "above the most its sender may put on it \\(1\\.0";
+    }
     void aVolunteerLyingInTheStateRoundsIsRefusedAndNamed() {
-        const QString manifest = dir_.filePath("every-epoch.json");
+        QFETCH(QString, attack);
+        QFETCH(QString, offence);
+        const QString manifest = dir_.filePath("every-epoch-" + attack + ".json");
         const auto init =
-            initTinyRun(manifest, "collab-state-test", corpus_, tokenizer_, "384", "0.01", "2", "1");
+            initTinyRun(manifest, "collab-state-" + attack, corpus_, tokenizer_, "384", "0.01", "2", "1");
         QVERIFY2(init.status == 0, qPrintable(init.err + init.out));
-        const QString join = dir_.filePath("every-epoch.join");
+        const QString join = dir_.filePath("every-epoch-" + attack + ".join");
         Peer coordinator;
         const QString bootstrap =
-            startCoordinator(coordinator, dir_.filePath("coordinator-state"), 1000, {}, manifest);
+            startCoordinator(coordinator, dir_.filePath("coordinator-state-" + attack), 1000, {}, manifest);
         QVERIFY(!bootstrap.isEmpty());
-        Peer v = startVolunteer("v", bootstrap, 4, {}, {}, join);
-        Peer w = startVolunteer("w", bootstrap, 4, {}, {}, join);
-        Peer liar = startVolunteer("x", bootstrap, 4, {"--attack", "negative-moments"}, {}, join);
+        Peer v = startVolunteer("v-" + attack, bootstrap, 4, {}, {}, join);
+        Peer w = startVolunteer("w-" + attack, bootstrap, 4, {}, {}, join);
+        Peer liar = startVolunteer("x-" + attack, bootstrap, 4, {"--attack", attack}, {}, join);
         QVERIFY2(finishNodes({&v, &w}, 600000), "the honest volunteers did not reach step 4");
         stopNode(liar);
         stopNode(coordinator);
@@ -453,12 +465,14 @@ private Q_SLOTS:
             if (event["event"] == "joined")
                 liarId = event["peer"].toString();
         QVERIFY(!liarId.isEmpty());
-        // The aggregators whose spans hold second moments catch the liar's parts (the others' spans hold
-        // parameters and first moments, which have no floor): at least one, a volunteer or the
-        // coordinator, names and bans it by its whole id; nobody bans an honest peer.
+        // The aggregators that see the offence (for negative moments, those whose spans hold second
+        // moments: the others' spans hold parameters and first moments, which have no floor) catch the
+        // liar's parts: at least one, a volunteer or the coordinator, names and bans it by its whole id;
+        // nobody bans an honest peer.
         int refused = 0;
         int banned = 0;
-        const QRegularExpression banOfLiar("banned peer " + liarId + " .*second moment");
+        const QRegularExpression banOfLiar("banned peer " + liarId + " .*" + offence);
+        const QRegularExpression offenceText(offence);
         const QRegularExpression anyBan("banned peer ([0-9a-f]+)");
         for (const Peer* peer : {&v, &w, &coordinator}) {
             const QString log = readText(peer->dir + "/log.err");
@@ -467,7 +481,7 @@ private Q_SLOTS:
                     // The liar's parts never reach a mean that a member would have to refuse.
                     QVERIFY2(!problem.toString().contains("the averaged state was refused"),
                              qPrintable(peer->dir + ": " + problem.toString()));
-                    if (problem.toString().contains("a second moment"))
+                    if (offenceText.match(problem.toString()).hasMatch())
                         ++refused;
                 }
             if (banOfLiar.match(log).hasMatch())

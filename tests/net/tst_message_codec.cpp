@@ -237,6 +237,15 @@ private Q_SLOTS:
         QVERIFY(rejection(begin([](auto& m) {
                     m.mutable_members(0)->set_bandwidth(std::numeric_limits<double>::infinity());
                 })).contains("bandwidth"));
+        // A denormal bandwidth would make every leader's load balancer divide by it; an absurd one would
+        // claim the whole round. 0 means unknown.
+        QCOMPARE(rejection(begin([](auto& m) { m.mutable_members(0)->set_bandwidth(0.0); })), QString());
+        QVERIFY(rejection(begin([](auto& m) {
+                    m.mutable_members(0)->set_bandwidth(1e-310);
+                })).contains("bandwidth must be 0 (unknown) or between 1 and 1e12"));
+        QVERIFY(rejection(begin([](auto& m) {
+                    m.mutable_members(0)->set_bandwidth(1e13);
+                })).contains("bandwidth must be 0 (unknown) or between 1 and 1e12"));
         QVERIFY(rejection(begin([](auto& m) { m.clear_span_counts(); })).contains("one entry per member"));
         QVERIFY(rejection(begin([](auto& m) { m.set_part_elements(0); })).contains("part_elements"));
     }
@@ -252,6 +261,13 @@ private Q_SLOTS:
         *join.mutable_join_request()->mutable_member() =
             member(kPeerB, wire::ROLE_NODE, "tcp://10.0.0.1:4000");
         QVERIFY(rejection(join).contains("not the sender"));
+        // A denormal bandwidth in a request would reach the leader's load balancer (1/1e-310 = inf): no
+        // group would ever form around that leader.
+        *join.mutable_join_request()->mutable_member() =
+            member(kPeerA, wire::ROLE_NODE, "tcp://10.0.0.1:4000");
+        join.mutable_join_request()->mutable_member()->set_bandwidth(1e-310);
+        QVERIFY(rejection(join).contains(
+            "join_request.member.bandwidth must be 0 (unknown) or between 1 and 1e12"));
 
         wire::Envelope reply;
         reply.mutable_join_reply()->set_code(wire::JoinReply::REDIRECT);
