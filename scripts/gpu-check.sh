@@ -3,6 +3,7 @@
 # with CUDA and transformers, and none of Sahaj's other dependencies. Prepare on Debian 12 first:
 #
 #   scripts/build-cuda-core.sh prepare build-cuda-deps     # protobuf's lite runtime, nlohmann-json
+#   scripts/engine-bundle.sh --out build-cuda-deps/engine  # sahaj-node with its libraries and glibc
 #
 # then carry the work tree and build-cuda-deps/ to the GPU machine and run there:
 #
@@ -11,8 +12,9 @@
 # It (a) builds sahaj-core against that PyTorch's libtorch and bundles it (scripts/build-cuda-core.sh),
 # (b) runs the bundle's self-test on the GPU with sahajBERT, (c) measures sahajBERT's training samples/s
 # and model FLOP utilisation against a bf16 GEMM timed in the same run (sahaj-bench-train) at micro-batch
-# 32, 64 and 128, sequence 128. Every figure goes to OUT/gpu-check.log; the script goes on past a failed
-# step and ends with the status of the first one that failed.
+# 32, 64 and 128, sequence 128, (e) runs a collaboration of a CUDA volunteer and a CPU one with the engine
+# bundle (scripts/engine-bundle.sh --out DEPS/engine, made here). Every figure goes to OUT/gpu-check.log;
+# the script goes on past a failed step and ends with the status of the first one that failed.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 deps=$here/build-cuda-deps
@@ -58,6 +60,23 @@ for batch in 32 64 128; do
   step "train micro-batch $batch" "$bench" --device "$device" --configs sahajbert --batch "sahajbert=$batch" \
     --steps 10
 done
+# (e) a short collaboration in which one volunteer trains on the CUDA core and one on the CPU, run by the
+# engine built on Debian 12 (scripts/engine-bundle.sh --out DEPS/engine, made before the machine was
+# lent; its own glibc). The CPU volunteer's core is the CUDA bundle's sahaj-core again, under a cpu
+# manifest (a CUDA libtorch computes on the CPU too).
+engine=$deps/engine/sahaj-engine
+mixed() {
+  [ -x "$engine/bin/sahaj-node" ] || { echo "no engine bundle at $engine (scripts/engine-bundle.sh)"; return 1; }
+  rm -rf "$engine/cores/cuda" "$engine/cores/cpu-from-cuda"
+  cp -al "$out/cuda" "$engine/cores/cuda" && cp -al "$out/cuda" "$engine/cores/cpu-from-cuda" &&
+    rm -f "$engine/cores/cpu-from-cuda/core.json" &&
+    echo '{"name": "cpu-from-cuda", "device": "cpu", "executable": "sahaj-core"}' \
+      >"$engine/cores/cpu-from-cuda/core.json" &&
+    du -sh "$engine" "$deps/engine/sahaj-engine.tar.xz" &&
+    "$here/scripts/mixed-collaboration.sh" --node "$engine/bin/sahaj-node" --out "$out/mixed" \
+      --devices "$device,cpu" --steps 4
+}
+step "mixed collaboration" mixed
 du -sh "$out/cuda" "$out"/*.tar.gz 2>/dev/null | tee -a "$log"
 echo "gpu-check: exit $status; the log is $log"
 exit "$status"

@@ -154,8 +154,12 @@ private Q_SLOTS:
         const qint64 fromNginx = partialBytes(second.dir + "/shards", shardSha256_);
         QVERIFY(fromNginx < shardBytes_);
 
-        QVERIFY2(finishNodes({&first, &second, &coordinator}, 600000),
+        // The volunteers' steps are what this test is about; the coordinator is stopped after them. Waiting
+        // for it to reach kSteps as well failed once under load: it was in none of the volunteers' three
+        // groups, which they formed in 6 s, and stayed behind alone once they had gone.
+        QVERIFY2(finishNodes({&first, &second}, 600000),
                  qPrintable(readText(second.dir + "/log.err") + readText(first.dir + "/log.err")));
+        stopNode(coordinator);
         for (NodePeer* peer : {&first, &second}) {
             QCOMPARE(peer->process->exitCode(), 0);
             QVERIFY2(readJsonObject(peer->dir + "/summary.json")["epoch"].toInteger() >= kSteps,
