@@ -137,8 +137,11 @@ private Q_SLOTS:
         const Outcome clean = train(mean, "clean", 0);
         const Outcome attackedMean = train(mean, "attacked-mean", 2);
         const Outcome attackedClip = train(clip, "attacked-clip", 2);
+        // Two thirds of the honest volunteers (4 of 6) with three epochs of their own loss: on two shared
+        // cores a volunteer can be starved of CPU for whole epochs (seen: 4 of 6 in a fresh-clone CI run,
+        // whose losses were right), and the losses below are means over those that were not.
         for (const Outcome* outcome : {&clean, &attackedMean, &attackedClip})
-            QVERIFY2(outcome->honest >= 5, "too few honest volunteers reported their epochs");
+            QVERIFY2(outcome->honest >= 4, "too few honest volunteers reported their epochs");
 
         // The clean run learns; the attacked mean undoes it and climbs above where it started; CenteredClip
         // keeps the clean course: it learns too, and ends within 10 % of the clean loss.
