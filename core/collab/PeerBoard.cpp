@@ -8,7 +8,6 @@
 #include "core/net/WireLimits.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace sahaj::collab {
 
@@ -39,8 +38,8 @@ bool PeerBoard::decode(const dht::DhtRecord& record, PeerAnnouncement& announcem
         return false;
     if (!wire::Role_IsValid(wire.role()) || wire.role() == wire::ROLE_UNSPECIFIED)
         return false;
-    if (!std::isfinite(wire.bandwidth()) || !net::WireLimits::plausibleBandwidth(wire.bandwidth()) ||
-        wire.version().size() > 64)
+    // plausibleBandwidth refuses NaN and infinities too: every comparison with them is false.
+    if (!net::WireLimits::plausibleBandwidth(wire.bandwidth()) || wire.version().size() > 64)
         return false;
     if (!isCountryCode(wire.country()))
         return false;

@@ -2,6 +2,7 @@
 
 #include "core/collab/GroupSpec.h"
 #include "core/collab/PeerProgress.h"
+#include "core/dht/RecordRules.h"
 
 #include <chrono>
 #include <vector>
@@ -19,10 +20,9 @@ public:
     static constexpr std::chrono::seconds kSlack{30};
     static constexpr double kFactor = 2.0;
     static constexpr double kHeadroom = 256.0; // samples: a few micro-batches for a peer that just began
-    // The longest a record is extrapolated: a record lives at most 10 minutes in the DHT
-    // (dht::RecordRules::kMaxTtl), and one measured a day before (a paused peer's, or a liar's) must not
-    // grant its rate times a day.
-    static constexpr std::chrono::seconds kMaxExtrapolation{600};
+    // The longest a record is extrapolated: as long as a record lives in the DHT. One measured a day
+    // before (a paused peer's, or a liar's) must not grant its rate times a day.
+    static constexpr std::chrono::seconds kMaxExtrapolation = dht::RecordRules::kMaxTtl;
 
     static std::vector<double> of(const GroupSpec& spec, const std::vector<PeerProgress>& records,
                                   std::chrono::system_clock::time_point now);
