@@ -87,7 +87,8 @@ int main(int argc, char** argv) {
         (void)fresh.read(keyHash, slot, admitted, time);
     });
     const double member = microseconds(2000, [&] {
-        if (collab::MemberCredentials::curveKeyOf(peerId, tokenBytes, admission, now).empty())
+        if (collab::MemberCredentials::curveKeyOf(peerId, wire::ROLE_NODE, tokenBytes, admission, now)
+                .empty())
             std::abort();
     });
     const double perRoundUs = group * member + records * readAdmitted;

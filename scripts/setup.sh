@@ -47,6 +47,8 @@ packages=(
   clang libclang-rt-14-dev
   # tokenizer training (spm_train), JSON for the Qt-free model layer
   sentencepiece nlohmann-json3-dev
+  # a volunteer whose clock is off, in the all-reduce tests (libfaketime's LD_PRELOAD library)
+  faketime
   # demo corpus extraction (msgunfmt), archives
   gettext unzip xz-utils ca-certificates
   # GUI tests without a display

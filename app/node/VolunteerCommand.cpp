@@ -63,8 +63,9 @@ void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
          "Testing a run's defences only: send a corrupted gradient instead of the real one, 'negate' "
          "(reversed, x1000) or 'random' (a random direction, 1000x the norm), or a corrupted state, "
          "'negative-moments' (LAMB's second moments as -1e30 in the state rounds) or 'heavy-state' "
-         "(parameters "
-         "of its own with a weight of 10^12 in the state rounds) (default none).",
+         "(parameters of its own with a weight of 10^12 in the state rounds), or lying progress, "
+         "'inflated-samples' (10^12 samples claimed in its records, on joining and as its gradient's "
+         "weight) or 'future-epoch' (records two epochs ahead of its own) (default none).",
          "KIND"},
     });
 }
@@ -96,10 +97,12 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
         const auto attack = engine::GradientAttack::fromName(parser.value("attack"));
         if (!attack)
             throw UsageError(
-                ("--attack must be none, negate, random, negative-moments or heavy-state, got '" +
+                ("--attack must be none, negate, random, negative-moments, heavy-state, inflated-samples or "
+                 "future-epoch, got '" +
                  parser.value("attack") + "'")
                     .toStdString());
         options.attack = *attack;
+        options.link.publishedEpochLead = engine::GradientAttack::publishedEpochLead(*attack);
     }
     const double mbps = 1e6 / 8.0;
     options.link.uploadBytesPerSecond =

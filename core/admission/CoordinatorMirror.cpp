@@ -1,5 +1,6 @@
 #include "core/admission/CoordinatorMirror.h"
 
+#include "core/net/LogText.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/SocketFactory.h"
@@ -146,14 +147,14 @@ fetch::FetchResult CoordinatorMirror::fetch(const run::DataShard& shard, std::in
         if (reply.envelope.has_error())
             return ended(Outcome::Refused, received(),
                          QStringLiteral("the mirror rejected the request: %1")
-                             .arg(QString::fromStdString(reply.envelope.error().message())));
+                             .arg(net::LogText::of(reply.envelope.error().message(), 500)));
         if (!reply.envelope.has_shard_data())
             return ended(Outcome::Refused, received(),
                          QStringLiteral("the mirror answered with something other than a piece of the file"));
         const wire::ShardData& data = reply.envelope.shard_data();
         const Piece piece = window.front();
         if (!data.refusal().empty())
-            return ended(Outcome::Refused, received(), QString::fromStdString(data.refusal()));
+            return ended(Outcome::Refused, received(), net::LogText::of(data.refusal(), 500));
         if (data.sha256() != sha256.toStdString() || data.offset() != std::uint64_t(piece.offset))
             return ended(Outcome::Refused, received(),
                          QStringLiteral("the mirror answered for another file or offset than asked"));

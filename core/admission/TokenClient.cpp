@@ -2,6 +2,7 @@
 
 #include "core/admission/TokenRefused.h"
 #include "core/admission/WireRole.h"
+#include "core/net/LogText.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/SocketFactory.h"
@@ -157,12 +158,12 @@ QByteArray TokenClient::request(const net::SocketFactory& sockets, const std::st
             continue; // not ours (this connection is new, so nothing else should come; ignore it anyway)
         if (reply.envelope.has_error())
             throw TokenRefused("the token endpoint rejected the request: " +
-                               reply.envelope.error().message());
+                               net::LogText::utf8(reply.envelope.error().message(), 500));
         if (!reply.envelope.has_token_reply())
             throw std::runtime_error("the token endpoint answered with something other than a token reply");
         const wire::TokenReply& answer = reply.envelope.token_reply();
         if (!answer.refusal().empty())
-            throw TokenRefused(answer.refusal());
+            throw TokenRefused(net::LogText::utf8(answer.refusal(), 500));
         return checkedToken(answer.token(), identity, runId, organiser, request);
     }
 }

@@ -1,5 +1,6 @@
 #include "core/admission/TokenServer.h"
 
+#include "core/net/LogText.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/WireLimits.h"
 #include "core/net/ZapHandler.h"
@@ -133,7 +134,7 @@ void TokenServer::handle(zmq::socket_t& socket, const zmq::message_t& route,
     wire::Envelope envelope;
     envelope.set_request_id(request.envelope.request_id());
     *envelope.mutable_token_reply() = handler_.answer(request.envelope, connectionUser, nowMs());
-    const QString user = QString::fromStdString(request.envelope.token_request().username());
+    const QString user = net::LogText::of(request.envelope.token_request().username(), 64);
     if (envelope.token_reply().token().empty())
         note(QStringLiteral("token endpoint: refused %1 (user '%2'): %3")
                  .arg(sender, user, QString::fromStdString(envelope.token_reply().refusal())));

@@ -3,7 +3,9 @@
 #include "core/collab/PartHeader.h"
 #include "core/collab/PartitionPlan.h"
 #include "core/collab/PeerProgressRules.h"
+#include "core/collab/RoundStash.h"
 #include "core/collab/TensorEncoding.h"
+#include "core/net/ClockSkew.h"
 #include "core/net/ConnectionPacer.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/ProtocolViolation.h"
@@ -135,8 +137,8 @@ public:
         unreachable_.assign(members, false);
         lastReplyAt_.assign(members, now);
         weights_.resize(members);
+        result_.countedWeights.assign(members, -1.0);
         ownWeight_ = self().weight;
-        weights_[static_cast<std::size_t>(me_)] = ownWeight_;
         // Empty spans need no averaging; an auxiliary holds no vector, so only its own span concerns it.
         for (std::size_t a = 0; a < members; ++a)
             if (spec_.spanCounts[a] == 0 || (!self().sends() && static_cast<int>(a) != me_))
@@ -152,10 +154,10 @@ public:
         if (sender && !std::all_of(local_.begin(), local_.end(), [](float v) { return std::isfinite(v); })) {
             std::fill(local_.begin(), local_.end(), 0.0f);
             ownWeight_ = 0.0;
-            weights_[static_cast<std::size_t>(me_)] = 0.0;
             result_.violations.push_back(
                 "this member's vector held non-finite values: it sent zeros with weight 0");
         }
+        fixWeight(static_cast<std::size_t>(me_), ownWeight_);
         // As a member: one DEALER to every other aggregator, carrying this member's parts of its span.
         if (sender) {
             for (std::size_t a = 0; a < members; ++a) {
@@ -182,8 +184,12 @@ public:
     }
 
     AllReduceResult run(std::vector<net::WireMessage> early) {
-        for (net::WireMessage& message : early)
-            onRouterMessage(std::move(message), message.envelope.sender());
+        for (net::WireMessage& message : early) {
+            // The sender is read before the message is moved: as one call's two arguments, the order of
+            // their evaluation is the compiler's (clang moved first and blamed every early sender).
+            std::string sender = message.envelope.sender();
+            onRouterMessage(std::move(message), sender);
+        }
         const Clock::time_point deadline = start_ + options_.deadline;
         Clock::time_point nextPacing = start_;
         for (;;) {
@@ -261,7 +267,7 @@ private:
     }
 
     void add(PartSum& part, int member, const float* values) {
-        const double weight = *weights_[static_cast<std::size_t>(member)];
+        const double weight = result_.countedWeights[static_cast<std::size_t>(member)];
         if (options_.centeredClip) {
             part.inputs.resize(spec_.members.size());
             part.inputs[static_cast<std::size_t>(member)].assign(values, values + part.sum.size());
@@ -272,9 +278,21 @@ private:
         }
     }
 
+    // Fixes a member's weight as sent (all its parts must carry the same) and the weight its parts count
+    // for: the sent one, within the cap (AllReduceOptions::weightCaps; a capped sender is reported).
+    void fixWeight(std::size_t member, double sent) {
+        weights_[member] = sent;
+        double counted = sent;
+        if (member < options_.weightCaps.size() && sent > options_.weightCaps[member]) {
+            counted = options_.weightCaps[member];
+            result_.cappedWeights.push_back({spec_.members[member].peerId, sent, counted});
+        }
+        result_.countedWeights[member] = counted;
+    }
+
     // Counts a member's contribution to a part: its weight, and that it arrived.
     void count(PartSum& part, int member) {
-        part.weight += *weights_[static_cast<std::size_t>(member)];
+        part.weight += result_.countedWeights[static_cast<std::size_t>(member)];
         part.arrived[static_cast<std::size_t>(member)] = true;
         ++part.contributors;
     }
@@ -399,7 +417,7 @@ private:
             if (!part.arrived[m])
                 continue;
             inputs.push_back(part.inputs[m].data());
-            weights.push_back(*weights_[m]);
+            weights.push_back(result_.countedWeights[m]);
         }
         if (!inputs.empty())
             part.sum =
@@ -640,6 +658,12 @@ private:
                                         : QByteArray::fromHex(QByteArray::fromStdString(user)).toStdString();
             try {
                 onRouterMessage(codec_.decode(std::move(*frames)), route.to_string());
+            } catch (const net::ClockSkew& e) {
+                // Excluded from this round (its parts cannot be told from replays), never banned: an honest
+                // volunteer's clock may be off, and so may this one's.
+                blame(who, false, e.what());
+                if (spec_.indexOf(who) >= 0)
+                    result_.clockSkewsMs[who] = e.skewMs();
             } catch (const net::ProtocolViolation& e) {
                 blame(who, !user.empty() || !secure_, e.what());
             }
@@ -665,7 +689,13 @@ private:
         if (envelope.has_member_connected() && envelope.member_connected().group_id() == spec_.groupId)
             return onConnected(envelope, route);
         if (!envelope.has_tensor_part() || envelope.tensor_part().group_id() != spec_.groupId) {
-            result_.otherMessages.push_back(std::move(message));
+            // Kept for the caller within a bound in bytes: any admitted peer may send parts for groups it
+            // makes up while the round runs, and the caller bounds what it keeps the same way (RoundStash).
+            const std::uint64_t cost = RoundStash::costOf(message);
+            if (otherBytes_ + cost <= RoundStash::kMaxBytes) {
+                otherBytes_ += cost;
+                result_.otherMessages.push_back(std::move(message));
+            }
             return;
         }
         const wire::TensorPart& part = envelope.tensor_part();
@@ -700,7 +730,8 @@ private:
                              std::to_string(options_.maxWeights[s]) + ")");
         if (weights_[s] && *weights_[s] != part.weight())
             return blame(envelope.sender(), true, "parts of one sender with different weights");
-        weights_[s] = part.weight();
+        if (!weights_[s])
+            fixWeight(s, part.weight());
         PartSum& sum = sums_[part.part()];
         heardFrom_[s] = Clock::now();
         connected_[s] = true;
@@ -879,9 +910,10 @@ private:
     std::set<std::size_t> greeted_; // aggregators this member told that its connection is up
     bool streaming_ = false;        // this member's parts may go out (greet())
     std::vector<Clock::time_point> lastReplyAt_;
-    double ownWeight_ = 0.0;      // this member's weight as it sends it (0 when its vector was not finite)
-    bool ownSpanFailed_ = false;  // its span's mean overflowed: everybody keeps local values for it
-    bool repliesBlocked_ = false; // every reply left waits for a member whose queue is full
+    std::uint64_t otherBytes_ = 0; // held in result_.otherMessages
+    double ownWeight_ = 0.0;       // this member's weight as it sends it (0 when its vector was not finite)
+    bool ownSpanFailed_ = false;   // its span's mean overflowed: everybody keeps local values for it
+    bool repliesBlocked_ = false;  // every reply left waits for a member whose queue is full
     // Each sender's averaging weight, fixed by its first part (this member's own: from the spec).
     std::vector<std::optional<double>> weights_;
 

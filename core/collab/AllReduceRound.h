@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -56,8 +57,19 @@ struct AllReduceOptions {
     // Per member, the most weight its parts may carry (a gradient round: WeightBounds, what it reported in
     // its signed progress; a state round: 1); empty: any plausible sample count.
     std::vector<double> maxWeights;
+    // Per member, the most weight its parts count for in this aggregator's mean (a gradient round:
+    // WeightBounds::countedAtMost, bounded by the group's median claim): a part above it is no violation,
+    // it counts as the cap. Empty: as sent.
+    std::vector<double> weightCaps;
     // Ranges of the vector with a floor (ValueFloor); empty: any finite value.
     std::vector<ValueFloor> floors;
+};
+
+// A sender whose parts this aggregator counted for less weight than they carried (weightCaps).
+struct CappedWeight {
+    std::string peerId;
+    double sent = 0.0;
+    double counted = 0.0;
 };
 
 struct AllReduceResult {
@@ -74,6 +86,13 @@ struct AllReduceResult {
     // Upload rates (values per second) senders demonstrably achieved towards this aggregator, by peer id:
     // what caps the bandwidth they claim next time (BandwidthClaims).
     std::vector<std::pair<std::string, double>> senderRates;
+    // Per member, the weight its parts counted for in this member's span (−1: none arrived, or this member
+    // aggregates nothing), and the senders whose weight was capped.
+    std::vector<double> countedWeights;
+    std::vector<CappedWeight> cappedWeights;
+    // Members whose messages were outside the replay window of this clock, with their clock's offset from
+    // this one (ms, as their last such message said): excluded from the round, not violators.
+    std::map<std::string, std::int64_t> clockSkewsMs;
     // Members that send parts but had not connected to this aggregator when it began streaming (the
     // connect wait ran out): late, or gone. By peer id.
     std::vector<std::string> unconnected;

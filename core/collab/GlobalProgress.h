@@ -3,6 +3,9 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace sahaj::collab {
 
@@ -12,7 +15,7 @@ struct GlobalProgress {
     using TimePoint = std::chrono::system_clock::time_point;
 
     std::uint64_t epoch = 0;
-    std::uint64_t samplesReported = 0; // Σ of the figures the peers at `epoch` reported
+    std::uint64_t samplesReported = 0; // Σ of the figures the peers at `epoch` reported, each bounded
     double samplesAccumulated = 0.0;   // the same, extrapolated to `at` by each peer's rate
     std::uint64_t targetBatchSize = 0;
     double samplesPerSecond = 0.0; // Σ of the rates of the peers at `epoch`
@@ -21,6 +24,9 @@ struct GlobalProgress {
     std::optional<TimePoint> eta;
     int peers = 0;   // live records, every epoch and role
     int clients = 0; // of which client-mode
+    // Other peers whose records claim an epoch past `epoch` that no quorum follows (nor the coordinator):
+    // lying, or a minority that moved ahead. By peer id, with the epoch each claims.
+    std::vector<std::pair<std::string, std::uint64_t>> unfollowed;
     TimePoint at{};
 
     bool targetReached() const { return samplesAccumulated >= static_cast<double>(targetBatchSize); }

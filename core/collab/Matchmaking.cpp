@@ -418,8 +418,9 @@ private:
             return wire::JoinReply::EXPIRED;
         std::string curveKey;
         if (options_.admission)
-            curveKey = MemberCredentials::curveKeyOf(sender, request.member().token(), *options_.admission,
-                                                     static_cast<qint64>(wallMs() / 1000));
+            curveKey =
+                MemberCredentials::curveKeyOf(sender, request.member().role(), request.member().token(),
+                                              *options_.admission, static_cast<qint64>(wallMs() / 1000));
         if (request.member().peer_id() != sender || (options_.admission && curveKey.empty()))
             return wire::JoinReply::PROTOCOL_VIOLATION; // someone else's entry, or no valid token
         if (!accepted_.count(sender) && accepted_.size() + 1 >= options_.maxGroupSize)

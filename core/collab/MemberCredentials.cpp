@@ -8,12 +8,28 @@
 
 namespace sahaj::collab {
 
-std::string MemberCredentials::curveKeyOf(const std::string& peerId, const std::string& token,
-                                          const dht::RecordAdmission& admission, qint64 nowSeconds) {
+bool MemberCredentials::grants(security::AccessToken::Role tokenRole, wire::Role role) {
+    using Token = security::AccessToken::Role;
+    switch (tokenRole) {
+    case Token::Coordinator:
+        return role == wire::ROLE_NODE || role == wire::ROLE_CLIENT || role == wire::ROLE_AUXILIARY;
+    case Token::Node:
+        return role == wire::ROLE_NODE || role == wire::ROLE_CLIENT;
+    case Token::Client:
+        return role == wire::ROLE_CLIENT;
+    case Token::Aux:
+        return role == wire::ROLE_AUXILIARY;
+    }
+    return false;
+}
+
+std::string MemberCredentials::curveKeyOf(const std::string& peerId, wire::Role role,
+                                          const std::string& token, const dht::RecordAdmission& admission,
+                                          qint64 nowSeconds) {
     try {
         const security::AccessToken parsed =
             security::AccessToken::fromBytes(QByteArray::fromStdString(token));
-        if (parsed.peer().bytes().toStdString() != peerId ||
+        if (parsed.peer().bytes().toStdString() != peerId || !grants(parsed.role(), role) ||
             !parsed.check(admission.organiser, admission.runId, nowSeconds).isEmpty())
             return {};
         return parsed.curvePublicKey().toStdString();
@@ -28,7 +44,7 @@ bool MemberCredentials::bind(std::vector<GroupMember>& members,
         return true;
     const qint64 now = QDateTime::currentSecsSinceEpoch();
     for (GroupMember& member : members) {
-        member.curveKey = curveKeyOf(member.peerId, member.token, *admission, now);
+        member.curveKey = curveKeyOf(member.peerId, member.role, member.token, *admission, now);
         if (member.curveKey.empty())
             return false;
     }

@@ -17,6 +17,7 @@ struct PeerProgress {
     double samplesPerSecond = 0.0;        // 0: not measured yet
     WallTimeMs measuredAt{};              // when the two figures above were true
     bool clientMode = false;              // a client does not decide the global epoch
+    bool coordinator = false;             // its owner's access token has the coordinator role (read only)
     WallTimeMs expiresAt{};               // readers ignore the record from then on
 };
 

@@ -1,9 +1,12 @@
 #include "core/collab/ProgressAggregator.h"
 
+#include "core/collab/LowerMedian.h"
 #include "core/collab/PeerProgress.h"
 #include "core/collab/PeerProgressRules.h"
 
 #include <algorithm>
+#include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -17,19 +20,39 @@ bool isLive(const PeerProgress& record, ProgressAggregator::TimePoint now) {
     return record.expiresAt > now && !PeerProgressRules::problemWith(record);
 }
 
-std::uint64_t epochOf(const std::vector<const PeerProgress*>& live, std::uint64_t localEpoch) {
-    if (live.empty())
-        return localEpoch;
-    const bool anyNode = std::any_of(live.begin(), live.end(), [](auto* r) { return !r->clientMode; });
-    std::uint64_t epoch = 0;
+// The epoch `quorum` of these records have reached (they hold at least that many).
+std::uint64_t reachedBy(std::vector<std::uint64_t> epochs, std::size_t quorum) {
+    std::sort(epochs.begin(), epochs.end(), std::greater<>());
+    return epochs[quorum - 1];
+}
+
+std::uint64_t epochOf(const std::vector<const PeerProgress*>& live, std::uint64_t localEpoch,
+                      const std::string& localPeerId) {
+    std::vector<std::uint64_t> nodes;
+    std::vector<std::uint64_t> clients;
+    bool localNode = false; // this peer is a node: clients do not decide for it
+    std::uint64_t epoch = localEpoch;
     for (const PeerProgress* record : live) {
-        if (!anyNode || !record->clientMode)
+        if (record->peerId == localPeerId) {
+            localNode = !record->clientMode;
+            continue;
+        }
+        // The organiser's coordinator is followed alone.
+        if (record->coordinator)
             epoch = std::max(epoch, record->epoch);
+        (record->clientMode ? clients : nodes).push_back(record->epoch);
     }
+    std::vector<std::uint64_t>& voters = nodes.empty() && !localNode ? clients : nodes;
+    if (!voters.empty())
+        epoch = std::max(epoch, reachedBy(voters, ProgressAggregator::epochQuorum(voters.size())));
     return epoch;
 }
 
 } // namespace
+
+std::size_t ProgressAggregator::epochQuorum(std::size_t n) {
+    return n <= 1 ? n : std::max<std::size_t>(2, n / 3 + 1);
+}
 
 ProgressAggregator::ProgressAggregator(std::uint64_t targetBatchSize,
                                        std::chrono::milliseconds maxExtrapolation)
@@ -50,7 +73,8 @@ double ProgressAggregator::samplesAt(const PeerProgress& record, TimePoint now) 
 }
 
 GlobalProgress ProgressAggregator::aggregate(const std::vector<PeerProgress>& records,
-                                             std::uint64_t localEpoch, TimePoint now) const {
+                                             std::uint64_t localEpoch, TimePoint now,
+                                             const std::string& localPeerId) const {
     std::vector<const PeerProgress*> live;
     for (const PeerProgress& record : records) {
         if (isLive(record, now))
@@ -58,17 +82,52 @@ GlobalProgress ProgressAggregator::aggregate(const std::vector<PeerProgress>& re
     }
 
     GlobalProgress progress;
-    progress.epoch = epochOf(live, localEpoch);
+    progress.epoch = epochOf(live, localEpoch, localPeerId);
     progress.targetBatchSize = targetBatchSize_;
     progress.at = now;
+    std::vector<const PeerProgress*> atEpoch;
     for (const PeerProgress* record : live) {
         ++progress.peers;
         progress.clients += record->clientMode ? 1 : 0;
-        if (record->epoch != progress.epoch)
-            continue;
-        progress.samplesReported += record->samplesAccumulated;
-        progress.samplesAccumulated += samplesAt(*record, now);
-        progress.samplesPerSecond += record->samplesPerSecond;
+        if (record->epoch == progress.epoch)
+            atEpoch.push_back(record);
+        else if (record->epoch > progress.epoch && record->peerId != localPeerId)
+            progress.unfollowed.emplace_back(record->peerId, record->epoch);
+    }
+
+    // Each other peer's figures are bounded by the median contributor's (see the header).
+    std::vector<double> rates;
+    for (const PeerProgress* record : atEpoch)
+        if (record->samplesPerSecond > 0.0)
+            rates.push_back(record->samplesPerSecond);
+    const std::optional<double> medianRate = lowerMedian(rates);
+    const auto rateOf = [&](const PeerProgress& record) {
+        if (record.peerId == localPeerId || !medianRate)
+            return record.samplesPerSecond;
+        return std::min(record.samplesPerSecond, kShareFactor * *medianRate);
+    };
+    const auto extrapolated = [&](const PeerProgress& record) {
+        PeerProgress bounded = record;
+        bounded.samplesPerSecond = rateOf(record);
+        return samplesAt(bounded, now);
+    };
+    std::vector<double> contributions;
+    for (const PeerProgress* record : atEpoch)
+        if (record->samplesAccumulated > 0 || record->samplesPerSecond > 0.0)
+            contributions.push_back(extrapolated(*record));
+    const std::optional<double> medianSamples = lowerMedian(contributions);
+
+    for (const PeerProgress* record : atEpoch) {
+        double samples = extrapolated(*record);
+        std::uint64_t reported = record->samplesAccumulated;
+        if (record->peerId != localPeerId && medianSamples) {
+            const double most = kShareFactor * *medianSamples;
+            samples = std::min(samples, most);
+            reported = std::min(reported, static_cast<std::uint64_t>(most));
+        }
+        progress.samplesReported += reported;
+        progress.samplesAccumulated += samples;
+        progress.samplesPerSecond += rateOf(*record);
     }
 
     const double remaining = static_cast<double>(targetBatchSize_) - progress.samplesAccumulated;

@@ -38,6 +38,9 @@ bool ProgressBoard::decode(const dht::DhtRecord& record, PeerProgress& progress)
     progress.samplesPerSecond = wire.samples_per_second();
     progress.measuredAt = WallTimeMs(std::chrono::milliseconds(static_cast<std::int64_t>(wire.time_ms())));
     progress.clientMode = wire.client_mode();
+    // Only the organiser grants the coordinator role: its epoch is the one record every reader may follow
+    // alone (ProgressAggregator).
+    progress.coordinator = record.token && record.token->role() == security::AccessToken::Role::Coordinator;
     progress.expiresAt = std::chrono::time_point_cast<std::chrono::milliseconds>(record.expiresAt);
     return !PeerProgressRules::problemWith(progress);
 }

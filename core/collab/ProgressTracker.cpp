@@ -86,7 +86,7 @@ std::vector<std::string> ProgressTracker::peersAt(std::uint64_t epoch, TimePoint
 GlobalProgress ProgressTracker::globalProgress(TimePoint now) const {
     std::vector<PeerProgress> records = remote_;
     records.push_back(localRecord(now));
-    return aggregator_.aggregate(records, epoch_, now);
+    return aggregator_.aggregate(records, epoch_, now, options_.peerId);
 }
 
 bool ProgressTracker::readyToEndEpoch(TimePoint now) const {

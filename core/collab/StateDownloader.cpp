@@ -1,6 +1,7 @@
 #include "core/collab/StateDownloader.h"
 
 #include "core/collab/StateAssembler.h"
+#include "core/net/LogText.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/SocketFactory.h"
@@ -79,7 +80,7 @@ std::optional<StateDownload> StateDownloader::from(const StateDonor& donor) {
                 if (message.envelope.request_id() != request.request_id())
                     continue; // a late answer to an earlier request
                 if (message.envelope.has_error())
-                    return fail("refused: " + message.envelope.error().message());
+                    return fail("refused: " + net::LogText::utf8(message.envelope.error().message()));
                 if (!message.envelope.has_state_chunk())
                     throw net::ProtocolViolation("an unexpected reply to a state request");
                 assembler.add(message.envelope.state_chunk(), message.data.front());

@@ -15,6 +15,14 @@ namespace sahaj::collab {
 // while the round got going, with head-room for the records' lag. A part above it is a violation
 // (AllReduceOptions::maxWeights): no member can buy more say in the mean than the samples it told everyone it
 // has.
+//
+// Within that, a member's parts count in the mean for at most kShareFactor × the lower median of the
+// members' samples as their records (or declarations) put them now, without the slack (those that
+// reported any): countedAtMost. Its own words cannot bound a liar
+// that claims 10^12 samples in its record, its declaration and its parts alike, so the group's median
+// does. A part above it is not a violation (a fast honest peer may be there); its weight is counted as
+// the cap (AllReduceOptions::weightCaps). Every member's gradient estimates the same mean, so weighting
+// a fast one less costs a little variance, never bias.
 class WeightBounds {
 public:
     static constexpr std::chrono::seconds kSlack{30};
@@ -24,8 +32,19 @@ public:
     // before (a paused peer's, or a liar's) must not grant its rate times a day.
     static constexpr std::chrono::seconds kMaxExtrapolation = dht::RecordRules::kMaxTtl;
 
+    static constexpr double kShareFactor = 2.0;
+
     static std::vector<double> of(const GroupSpec& spec, const std::vector<PeerProgress>& records,
                                   std::chrono::system_clock::time_point now);
+    // Per member, the most weight counted for its parts (+infinity when no member reported samples).
+    static std::vector<double> countedAtMost(const GroupSpec& spec, const std::vector<PeerProgress>& records,
+                                             std::chrono::system_clock::time_point now);
+
+private:
+    // Per member, the samples it reported or declared, extrapolated as above to now plus `slack`.
+    static std::vector<double> reported(const GroupSpec& spec, const std::vector<PeerProgress>& records,
+                                        std::chrono::system_clock::time_point now,
+                                        std::chrono::seconds slack);
 };
 
 } // namespace sahaj::collab

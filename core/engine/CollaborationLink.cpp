@@ -4,9 +4,11 @@
 #include "core/collab/LatencyProbe.h"
 #include "core/collab/Matchmaking.h"
 #include "core/collab/PeerBoard.h"
+#include "core/collab/ProgressAggregator.h"
 #include "core/collab/ProgressBoard.h"
 #include "core/collab/ProgressRefreshPolicy.h"
 #include "core/collab/ProgressTracker.h"
+#include "core/collab/RoundStash.h"
 #include "core/collab/StateChunker.h"
 #include "core/collab/StateDownloader.h"
 #include "core/collab/StateServer.h"
@@ -30,8 +32,11 @@
 #include <QDateTime>
 
 #include <algorithm>
+#include <cstdlib>
 #include <future>
+#include <map>
 #include <stdexcept>
+#include <utility>
 
 namespace sahaj::engine {
 
@@ -41,7 +46,27 @@ using namespace std::chrono_literals;
 using SystemClock = std::chrono::system_clock;
 using SteadyClock = std::chrono::steady_clock;
 
-constexpr std::size_t kMaxStashedParts = 4096;
+// When at least half of a round's other members sent messages outside this clock's replay window, all
+// from the same side, it is this clock that is off: what to tell the user (else nothing). The others
+// refuse its messages meanwhile, and it theirs (docs/security.md).
+std::string clockWarning(const std::map<std::string, std::int64_t>& skewsMs, std::size_t others) {
+    if (skewsMs.empty() || 2 * skewsMs.size() < others)
+        return {};
+    std::vector<std::int64_t> skews;
+    for (const auto& [peer, skew] : skewsMs)
+        skews.push_back(skew);
+    std::sort(skews.begin(), skews.end());
+    if ((skews.front() < 0) != (skews.back() < 0))
+        return {};
+    const std::int64_t median = skews[skews.size() / 2];
+    return "this computer's clock is about " + std::to_string(std::abs(median) / 1000) + " s " +
+           (median > 0 ? "behind" : "ahead of") + " the clocks of " + std::to_string(skews.size()) + " of " +
+           std::to_string(others) +
+           " peers in its group, who refuse its messages: set the clock right (automatic date and time)";
+}
+
+// Peers whose unfollowed epoch claims are remembered, so that each is logged once (then it starts over).
+constexpr std::size_t kMaxUnfollowedNoted = 4096;
 constexpr auto kRecordTtl = 60s;
 constexpr auto kAnnouncePeriod = 10s;
 constexpr auto kDhtLookup = 1500ms;
@@ -212,8 +237,10 @@ struct CollaborationLink::Session {
     bool synced = false;           // this peer knows it is not a newcomer behind the others
     bool chasing = false;          // alone at an epoch the others left: load their state (maybeFormGroup)
     bool chaseFailed = false;      // no donor had it: step alone after all
-    std::vector<net::WireMessage> stash; // parts and connection notices for a round not begun here yet
-    std::optional<FormedGroup> pending;  // formed, waiting for the batch to fill
+    collab::RoundStash stash;      // parts and connection notices for a round not begun here yet
+    // Epoch claims not followed, already said in the log: the last epoch each peer claimed.
+    std::map<std::string, std::uint64_t> unfollowedNoted;
+    std::optional<FormedGroup> pending; // formed, waiting for the batch to fill
     SteadyClock::time_point pendingSince{};
     std::string lastProblem;
     std::shared_ptr<const std::vector<collab::PeerAnnouncement>> sightings;
@@ -325,21 +352,10 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         std::vector<net::WireMessage> early;
         if (!state)
             early = std::move(formed.early);
-        for (auto it = s.stash.begin(); it != s.stash.end();) {
-            if (collab::AllReduceRound::isRoundMessage(it->envelope, spec.groupId)) {
-                early.push_back(std::move(*it));
-                it = s.stash.erase(it);
-            } else {
-                ++it;
-            }
-        }
         // What is left from earlier epochs (parts that came after their round ended, from a sender it
-        // had excluded) has no round to go to: without this, such leftovers would fill the stash over a
-        // long run, and then the parts of members that begin a round first would be dropped.
-        std::erase_if(s.stash, [&](const net::WireMessage& message) {
-            const std::optional<std::uint64_t> epoch = collab::AllReduceRound::roundEpochOf(message.envelope);
-            return !epoch || *epoch < spec.epoch;
-        });
+        // had excluded) goes too: it has no round to go to.
+        for (net::WireMessage& message : s.stash.take(spec.groupId, spec.epoch))
+            early.push_back(std::move(message));
         collab::AllReduceOptions roundOptions = options_.allReduce;
         roundOptions.uploadBytesPerSecond = options_.uploadBytesPerSecond;
         roundOptions.pacingBytesPerSecond = s.pacingBytesPerSecond();
@@ -349,6 +365,11 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         roundOptions.maxWeights =
             state ? std::vector<double>(spec.members.size(), 1.0)
                   : collab::WeightBounds::of(spec, s.tracker.remoteRecords(), SystemClock::now());
+        // Within its own words, a gradient part counts for at most twice the group's median claim: a liar
+        // that claims 10^12 samples everywhere does not buy the mean (docs/security.md).
+        if (!state)
+            roundOptions.weightCaps =
+                collab::WeightBounds::countedAtMost(spec, s.tracker.remoteRecords(), SystemClock::now());
         roundOptions.floors = state ? options_.stateFloors : std::vector<collab::ValueFloor>{};
         roundOptions.downloadBytesPerSecond = options_.downloadBytesPerSecond;
         collab::AllReduceRound round(spec, s.codec, s.sockets, s.routerOrNull(), roundOptions);
@@ -377,6 +398,20 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         outcome.pacedConnections = result.pacedConnections;
         outcome.excluded = std::move(result.excludedSenders);
         outcome.violations = std::move(result.violations);
+        for (const collab::CappedWeight& capped : result.cappedWeights) {
+            // Not an offence (a fast honest peer may be above the group's median), but said with its id.
+            const std::string line = "counted the weight " + std::to_string(capped.sent) + " of peer " +
+                                     QByteArray::fromStdString(capped.peerId).toHex().toStdString() + " as " +
+                                     std::to_string(capped.counted) + ", twice the group's median claim";
+            note("epoch " + std::to_string(spec.epoch) + ": " + line);
+            outcome.violations.push_back(line);
+        }
+        outcome.countedWeights = std::move(result.countedWeights);
+        if (const std::string warning = clockWarning(result.clockSkewsMs, spec.members.size() - 1);
+            !warning.empty()) {
+            s.lastProblem = warning;
+            note(warning);
+        }
         banViolators(s, result.violators);
         if (!state)
             for (const auto& [peerId, rate] : result.senderRates)
@@ -525,8 +560,8 @@ void CollaborationLink::handleRouterMessage(Session& s, net::WireMessage message
         reply.mutable_join_reply()->set_code(wire::JoinReply::NOT_A_LEADER);
         std::vector<zmq::message_t> frames = s.codec.encode(std::move(reply));
         net::MessageCodec::trySend(s.router, frames, &message.route, true);
-    } else if (collab::AllReduceRound::roundEpochOf(envelope) && s.stash.size() < kMaxStashedParts) {
-        s.stash.push_back(std::move(message)); // a member that began the round before this one
+    } else if (collab::AllReduceRound::roundEpochOf(envelope)) {
+        s.stash.add(std::move(message), s.tracker.localEpoch()); // a member that began the round first
     }
 }
 
@@ -542,10 +577,21 @@ void CollaborationLink::refreshProgress(Session& s) {
         rate = reportedRate_;
     }
     s.tracker.reportLocal(samples, rate, now);
-    s.progressBoard.publish(s.tracker.localRecord(now), kRecordTtl);
+    collab::PeerProgress record = s.tracker.localRecord(now);
+    record.epoch += options_.publishedEpochLead;
+    s.progressBoard.publish(record, kRecordTtl);
     s.tracker.update(s.progressBoard.fetch(kDhtLookup), SystemClock::now());
     const auto after = SystemClock::now();
-    s.refresh.refreshed(s.tracker.globalProgress(after), s.tracker.localEpoch(), after);
+    const collab::GlobalProgress global = s.tracker.globalProgress(after);
+    s.refresh.refreshed(global, s.tracker.localEpoch(), after);
+    // A claim that nobody backs is not followed (ProgressAggregator); it is said once, with the peer's id.
+    if (s.unfollowedNoted.size() > kMaxUnfollowedNoted)
+        s.unfollowedNoted.clear();
+    for (const auto& [peerId, epoch] : global.unfollowed)
+        if (std::exchange(s.unfollowedNoted[peerId], epoch) != epoch)
+            note("peer " + QByteArray::fromStdString(peerId).toHex().toStdString() + " claims epoch " +
+                 std::to_string(epoch) + ", which no quorum of peers nor the coordinator has reached (at " +
+                 std::to_string(global.epoch) + "): not followed");
     const std::uint64_t local = s.tracker.localEpoch();
     // Peers finishing the same step: their new records are on the way. (Only just after the change: a
     // peer that stays behind must not make this one poll the DHT at the shortest period for good.)
@@ -712,6 +758,25 @@ void CollaborationLink::maybeReleaseGroup(Session& s) {
     if (!s.tracker.readyToEndEpoch(SystemClock::now()) &&
         SteadyClock::now() - s.pendingSince < options_.matchmaking.deadline)
         return;
+    // A group that holds fewer of the peers at this epoch than would move the collaboration's epoch
+    // (ProgressAggregator::epochQuorum) would step apart from them. A peer that is always ready (a liar
+    // claiming the whole batch) gathers such a group early with whoever looks for one early, the
+    // coordinator above all, and the epoch that group reaches would end everyone else's early. Leave it
+    // and look again, now that the others are looking too.
+    const std::uint64_t local = s.tracker.localEpoch();
+    const std::vector<std::string> atEpoch = s.tracker.peersAt(local, SystemClock::now());
+    std::size_t inGroup = 0;
+    for (const std::string& peer : atEpoch)
+        inGroup += s.pending->group.indexOf(peer) >= 0 ? 1 : 0;
+    if (inGroup < collab::ProgressAggregator::epochQuorum(atEpoch.size())) {
+        note("epoch " + std::to_string(local) + ": left a group of " +
+             std::to_string(s.pending->group.members.size()) + " that holds " + std::to_string(inGroup) +
+             " of the " + std::to_string(atEpoch.size()) +
+             " other peers at this epoch: it would step apart from the rest");
+        s.pending.reset();
+        s.groupOutstanding = false;
+        return;
+    }
     const std::lock_guard lock(mutex_);
     formed_ = std::move(s.pending);
     s.pending.reset();

@@ -45,6 +45,8 @@ struct RoundOutcome {
     std::size_t pacedConnections = 0;    // connections the kernel paced (net::ConnectionPacer)
     std::vector<std::string> excluded;   // peers this aggregator went ahead without
     std::vector<std::string> violations; // what they did
+    // Per member of the round's group, the weight its parts counted for in this peer's span (−1: none).
+    std::vector<double> countedWeights;
 };
 
 // What the collaboration thread knows, copied out for the training thread and the logs.

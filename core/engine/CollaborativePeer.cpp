@@ -192,7 +192,9 @@ bool CollaborativePeer::obey(const PeerControls& controls, const Events& events)
         link_ = std::make_unique<CollaborationLink>(linkOptions_);
         offerState(); // also tells the new link this peer's epoch
         if (accumulator_)
-            link_->reportProgress(static_cast<std::uint64_t>(accumulator_->samples()), 0.0);
+            link_->reportProgress(GradientAttack::claimedSamples(
+                                      options_.attack, static_cast<std::uint64_t>(accumulator_->samples())),
+                                  0.0);
         if (events.onMessage)
             events.onMessage("resumed: rejoined the collaboration at epoch " +
                              std::to_string(replica_->epoch()));
@@ -292,7 +294,8 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerCo
                         50ms, restUntil - std::chrono::steady_clock::now()));
             }
             throughput.recordSamples(static_cast<double>(samples), collab::ThroughputEstimator::Clock::now());
-            link_->reportProgress(static_cast<std::uint64_t>(accumulator_->samples()),
+            link_->reportProgress(GradientAttack::claimedSamples(
+                                      options_.attack, static_cast<std::uint64_t>(accumulator_->samples())),
                                   throughput.samplesPerSecond());
         } else {
             std::this_thread::sleep_for(20ms);
@@ -345,7 +348,9 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
         accumulator_ ? accumulator_->gradientVector(replica_->lossOffset())
                      : std::vector<float>(static_cast<std::size_t>(replica_->averagedVectorSize()), 0.0f);
     GradientAttack::apply(options_.attack, gradient, groupEpoch);
-    RoundOutcome outcome = link_->average(group, std::move(gradient), static_cast<double>(samples), false);
+    const double weight = static_cast<double>(
+        GradientAttack::claimedSamples(options_.attack, static_cast<std::uint64_t>(samples)));
+    RoundOutcome outcome = link_->average(group, std::move(gradient), weight, false);
     report.alone = outcome.alone;
     report.complete = outcome.complete;
     report.roundSeconds = outcome.seconds;
@@ -353,6 +358,8 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
     report.bytesReceived = outcome.bytesReceived;
     report.pacedConnections = outcome.pacedConnections;
     noteProblems(outcome, report);
+    for (std::size_t i = 0; i < outcome.countedWeights.size() && i < report.members.size(); ++i)
+        report.members[i].counted = outcome.countedWeights[i];
     if (outcome.alone && samples == 0) {
         // Nobody to average with and nothing learnt: no step (the epoch stays, the others lead).
         report.epoch = replica_->epoch();

@@ -11,7 +11,8 @@ QJsonObject EpochReport::toJson() const {
                                        {"role", QString::fromStdString(member.role)},
                                        {"share", member.share},
                                        {"weight", member.weight},
-                                       {"bandwidth", member.bandwidth}});
+                                       {"bandwidth", member.bandwidth},
+                                       {"counted", member.counted}});
     QJsonArray problemArray;
     for (const std::string& problem : problems)
         problemArray.append(QString::fromStdString(problem));

@@ -10,11 +10,12 @@ namespace sahaj::engine {
 
 // One member of the group an epoch was averaged in, as this peer saw it.
 struct RoundMember {
-    std::string peerId; // hex
-    std::string role;   // "node", "client", "auxiliary"
-    double share = 0.0; // fraction of the vector it aggregated
-    double weight = 0.0;
+    std::string peerId;     // hex
+    std::string role;       // "node", "client", "auxiliary"
+    double share = 0.0;     // fraction of the vector it aggregated
+    double weight = 0.0;    // declared on joining
     double bandwidth = 0.0; // values per second it declared
+    double counted = -1.0;  // the weight its gradient counted for in this peer's span (−1: none)
 };
 
 // What one global step was on this peer: for the live output, the logs and the demo's summary.

@@ -17,11 +17,17 @@ std::optional<GradientAttack::Kind> GradientAttack::fromName(const QString& name
         return Kind::NegativeMoments;
     if (name == QLatin1String("heavy-state"))
         return Kind::HeavyState;
+    if (name == QLatin1String("inflated-samples"))
+        return Kind::InflatedSamples;
+    if (name == QLatin1String("future-epoch"))
+        return Kind::FutureEpoch;
     return std::nullopt;
 }
 
 void GradientAttack::apply(Kind kind, std::vector<float>& vector, std::uint64_t seed) {
-    if (kind == Kind::None || kind == Kind::NegativeMoments || kind == Kind::HeavyState || vector.empty())
+    if (kind != Kind::Negate && kind != Kind::Random)
+        return;
+    if (vector.empty())
         return;
     if (kind == Kind::Negate) {
         for (float& value : vector)

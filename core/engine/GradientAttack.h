@@ -15,15 +15,20 @@ namespace sahaj::engine {
 // too, as a real attacker would. Two lie in the state rounds instead: one sends its LAMB second moments as
 // -1e30 (finite, so that its own checks let it through, and impossible for an honest peer); the other
 // puts a weight of 10^12 on parameters of its own making (every parameter 0.5), which would make them
-// everyone's where the state rounds' weight of 1 were not enforced.
+// everyone's where the state rounds' weight of 1 were not enforced. Two lie about progress: one claims
+// 10^12 samples (the most a record may carry) in its records, on joining and as its gradient's weight;
+// the other publishes records two epochs ahead of its own.
 class GradientAttack {
 public:
-    enum class Kind { None, Negate, Random, NegativeMoments, HeavyState };
+    enum class Kind { None, Negate, Random, NegativeMoments, HeavyState, InflatedSamples, FutureEpoch };
 
     static constexpr double kScale = 1000.0;
     static constexpr double kHeavyStateWeight = 1e12;
+    static constexpr std::uint64_t kInflatedSamples = 1'000'000'000'000;
+    static constexpr std::uint64_t kFutureEpochLead = 2;
 
-    // "none", "negate", "random", "negative-moments" or "heavy-state"; nullopt for anything else.
+    // "none", "negate", "random", "negative-moments", "heavy-state", "inflated-samples" or
+    // "future-epoch"; nullopt for anything else.
     static std::optional<Kind> fromName(const QString& name);
 
     // Replaces `vector` in place. `seed` varies the random direction from epoch to epoch.
@@ -33,6 +38,15 @@ public:
     static void applyToState(Kind kind, std::vector<float>& state, std::int64_t parameterCount);
     // The weight the peer puts on its state parts: 1 as the protocol says, but for HeavyState.
     static double stateWeight(Kind kind) { return kind == Kind::HeavyState ? kHeavyStateWeight : 1.0; }
+    // The samples the peer claims to have (records, joining, gradient weight): its own, but for
+    // InflatedSamples.
+    static std::uint64_t claimedSamples(Kind kind, std::uint64_t samples) {
+        return kind == Kind::InflatedSamples ? kInflatedSamples : samples;
+    }
+    // How many epochs ahead of its own its progress records claim to be.
+    static std::uint64_t publishedEpochLead(Kind kind) {
+        return kind == Kind::FutureEpoch ? kFutureEpochLead : 0;
+    }
 };
 
 } // namespace sahaj::engine

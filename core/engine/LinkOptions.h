@@ -70,6 +70,9 @@ struct LinkOptions {
     // Testing a run's defences only: declare this many bytes per second whatever was measured (0: the
     // honest min(measured, cap)). Leaders cap such a claim by what they see the peer deliver.
     double claimedBytesPerSecond = 0.0;
+    // Testing a run's defences only (GradientAttack::FutureEpoch): its progress records claim an epoch
+    // this much ahead of its own. 0 for every honest peer.
+    std::uint64_t publishedEpochLead = 0;
 
     // Group formation timings (schemaHash, encoding and vectorSize are filled in from above).
     collab::MatchmakingOptions matchmaking;

@@ -1,5 +1,7 @@
 #include "core/net/MessageCodec.h"
 
+#include "core/net/ClockSkew.h"
+#include "core/net/LogText.h"
 #include "core/net/MessageValidator.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/SocketFactory.h"
@@ -63,8 +65,8 @@ WireMessage MessageCodec::decode(std::vector<zmq::message_t> frames) const {
                                 "peer speaks " +
                                 std::to_string(WireLimits::kProtocolVersion) + ")");
     if (envelope.run_id() != runId_)
-        throw ProtocolViolation("the message belongs to another run ('" + envelope.run_id().substr(0, 64) +
-                                "')");
+        throw ProtocolViolation("the message belongs to another run ('" +
+                                LogText::utf8(envelope.run_id(), 64) + "')");
     MessageValidator::checkPeerId(envelope.sender(), "sender");
     if (authenticate_)
         checkAuthenticated(head, envelope);
@@ -94,8 +96,10 @@ void MessageCodec::checkAuthenticated(const zmq::message_t& head, const wire::En
     const auto window = std::chrono::duration_cast<std::chrono::milliseconds>(kReplayWindow).count();
     const auto sent = static_cast<std::int64_t>(std::min<std::uint64_t>(envelope.timestamp_ms(), 1ull << 62));
     if (sent < now - window || sent > now + window)
-        throw ProtocolViolation("the message's timestamp is more than " +
-                                std::to_string(kReplayWindow.count()) + " s from this peer's clock");
+        throw ClockSkew("the message's timestamp is more than " + std::to_string(kReplayWindow.count()) +
+                            " s from this peer's clock (" + std::to_string((sent - now) / 1000) +
+                            " s: one of the two clocks is off)",
+                        sent - now);
 }
 
 bool MessageCodec::send(zmq::socket_t& socket, std::vector<zmq::message_t>& frames,

@@ -1,5 +1,6 @@
 #include "core/net/MessageValidator.h"
 
+#include "core/net/LogText.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/WireLimits.h"
 
@@ -155,8 +156,8 @@ void MessageValidator::checkEndpoint(const std::string& endpoint, const char* fi
         QStringLiteral("^tcp://[A-Za-z0-9.\\-\\[\\]:]{1,200}:([0-9]{1,5})$"));
     require(endpoint.size() <= WireLimits::kMaxEndpointBytes, std::string(field) + " is too long");
     const QRegularExpressionMatch match = pattern.match(QString::fromStdString(endpoint));
-    require(match.hasMatch(),
-            std::string(field) + " must look like tcp://host:port, got '" + endpoint.substr(0, 80) + "'");
+    require(match.hasMatch(), std::string(field) + " must look like tcp://host:port, got '" +
+                                  LogText::utf8(endpoint, 80) + "'");
     const int port = match.captured(1).toInt();
     require(port >= 1 && port <= 65535, std::string(field) + " has port " + std::to_string(port));
 }

@@ -53,9 +53,10 @@ class TestAllReduceProcesses : public QObject {
     QString peerExecutable_;
 
     // Starts one process per role; returns them after each printed its endpoint. extraOf: more arguments
-    // for the first few peers alone.
+    // for the first few peers alone; environmentOf: more environment ("NAME=value") for the first few.
     std::vector<Peer> start(const QStringList& roles, const std::vector<double>& weights, std::int64_t size,
-                            const QStringList& extra = {}, const std::vector<QStringList>& extraOf = {}) {
+                            const QStringList& extra = {}, const std::vector<QStringList>& extraOf = {},
+                            const std::vector<QStringList>& environmentOf = {}) {
         std::vector<Peer> peers;
         for (int i = 0; i < roles.size(); ++i) {
             Peer peer;
@@ -64,6 +65,9 @@ class TestAllReduceProcesses : public QObject {
             peer.weight = weights[static_cast<std::size_t>(i)];
             peer.process = std::make_unique<QProcess>();
             peer.process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+            if (static_cast<std::size_t>(i) < environmentOf.size())
+                peer.process->setEnvironment(QProcess::systemEnvironment() +
+                                             environmentOf[static_cast<std::size_t>(i)]);
             peer.process->start(
                 peerExecutable_,
                 QStringList{"--role", roles[i], "--index", QString::number(i), "--size",
@@ -432,6 +436,40 @@ private Q_SLOTS:
 
     // One kind of bad part per row, sent by member 3 for every part of the others' spans; `violation`: a
     // word of the reason the aggregators give, empty where any reason will do.
+    // Admitted is not trusted, and honest is not punctual: a member whose clock is 3 minutes behind (Debian's
+    // libfaketime) sends messages the others must refuse (they cannot be told from replays), but they only
+    // exclude it from the round; they do not ban it, as they do a member that breaks a rule. Without the
+    // distinction every honest aggregator named it a violator, and the engine banned it for 10 minutes,
+    // every round.
+    void aClockThreeMinutesOffIsExcludedNotBanned() {
+        const QString faketime = QStringLiteral("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
+        if (!QFile::exists(faketime))
+            QFAIL("libfaketime is not installed (scripts/setup.sh installs the faketime package)");
+        const std::int64_t size = 30'000;
+        const int skewed = 2;
+        std::vector<Peer> peers =
+            start({"node", "node", "node"}, {3, 5, 7}, size, {"--timeout-ms", "2000", "--curve", "yes"}, {},
+                  {{}, {}, {"LD_PRELOAD=" + faketime, "FAKETIME=-3m", "FAKETIME_DONT_FAKE_MONOTONIC=1"}});
+        collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp16(), 8192);
+        // The skewed member aggregates nothing, so the honest members' round can be complete.
+        spec.spanCounts = {15'000, 15'000, 0};
+        begin(peers, spec);
+        finish(peers);
+        const QString skewedId = QString::fromLatin1(QByteArray::fromStdString(peers[skewed].peerId).toHex());
+        for (int i = 0; i < skewed; ++i) {
+            const QJsonObject& r = peers[static_cast<std::size_t>(i)].result;
+            const QByteArray report = QJsonDocument(r).toJson(QJsonDocument::Compact);
+            QCOMPARE(r.value("excluded").toArray(), QJsonArray{skewedId});
+            QVERIFY2(r.value("violators").toArray().isEmpty(), report.constData());
+            QVERIFY2(r.value("violations").toArray().first().toString().contains("clocks is off"),
+                     report.constData());
+            QVERIFY2(r.value("complete").toBool(), report.constData());
+            QCOMPARE(r.value("total_weight").toDouble(), 8.0); // 3 + 5: its weight went into no span
+        }
+        // Members that connect to it see the same from their side: it refuses their messages, bans nobody.
+        QVERIFY(peers[skewed].result.value("violators").toArray().isEmpty());
+    }
+
     void everyKindOfBadPartIsRejected_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("violation");

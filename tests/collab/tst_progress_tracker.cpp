@@ -75,13 +75,14 @@ class TestProgressTracker : public QObject {
 
 private Q_SLOTS:
     void globalEpochFollowsNodesNotClientsOrStragglers() {
-        // Node A at 5 and node B at 4 (a straggler): epoch 5. Client C at 7 does not move it. At epoch 5
-        // count A (100 samples, 10/s) and client E (60, 30/s): 160 samples, 40/s; B's 900 samples and 50/s
-        // belong to epoch 4 and C's to 7. All measured at t0 = now, so nothing is extrapolated.
-        // ETA = t0 + (1000 − 160) / 40 = t0 + 21 s.
+        // Nodes A and D at 5, node B at 4 (a straggler): two of three reached 5, a quorum. Client C at 7
+        // does not move it. At epoch 5 count A (100 samples, 20/s), client E (60, 20/s) and D, which
+        // contributes nothing: 160 samples, 40/s; B's 900 samples and 50/s belong to epoch 4 and C's to 7.
+        // All measured at t0 = now, so nothing is extrapolated. ETA = t0 + (1000 − 160) / 40 = t0 + 21 s.
         const ProgressAggregator aggregator(1000, 30s);
-        const std::vector<PeerProgress> records = {record('A', 5, 100, 10), record('B', 4, 900, 50),
-                                                   record('C', 7, 50, 5, true), record('E', 5, 60, 30, true)};
+        const std::vector<PeerProgress> records = {record('A', 5, 100, 20), record('B', 4, 900, 50),
+                                                   record('C', 7, 50, 5, true), record('E', 5, 60, 20, true),
+                                                   record('D', 5, 0, 0)};
         const GlobalProgress progress = aggregator.aggregate(records, 0, t0);
         QCOMPARE(progress.epoch, std::uint64_t{5});
         QCOMPARE(progress.samplesReported, std::uint64_t{160});
@@ -89,16 +90,16 @@ private Q_SLOTS:
         QCOMPARE(progress.samplesPerSecond, 40.0);
         QVERIFY(progress.eta);
         QCOMPARE(msFromT0(*progress.eta), qint64{21'000});
-        QCOMPARE(progress.peers, 4);
+        QCOMPARE(progress.peers, 5);
         QCOMPARE(progress.clients, 2);
         QCOMPARE(progress.targetBatchSize, std::uint64_t{1000});
 
-        // Clients alone: the highest of all (7), counting only C.
+        // Clients alone: the epoch a quorum of them reached (both are at 6 or beyond), counting only E.
         const GlobalProgress clientsOnly =
             aggregator.aggregate({record('C', 7, 50, 5, true), record('E', 6, 60, 30, true)}, 0, t0);
-        QCOMPARE(clientsOnly.epoch, std::uint64_t{7});
-        QCOMPARE(clientsOnly.samplesReported, std::uint64_t{50});
-        QCOMPARE(clientsOnly.samplesPerSecond, 5.0);
+        QCOMPARE(clientsOnly.epoch, std::uint64_t{6});
+        QCOMPARE(clientsOnly.samplesReported, std::uint64_t{60});
+        QCOMPARE(clientsOnly.samplesPerSecond, 30.0);
 
         // Nobody: the local epoch, no samples, no rate, no ETA.
         const GlobalProgress nobody = aggregator.aggregate({}, 3, t0);
@@ -106,6 +107,89 @@ private Q_SLOTS:
         QCOMPARE(nobody.peers, 0);
         QCOMPARE(nobody.samplesAccumulated, 0.0);
         QVERIFY(!nobody.eta);
+    }
+
+    // Admitted is not trusted (docs/security.md): one peer claiming a far epoch is not followed; a quorum of
+    // the other nodes, or the coordinator, is.
+    void aLoneClaimOfAFarEpochIsNotFollowed() {
+        QCOMPARE(ProgressAggregator::epochQuorum(0), std::size_t{0});
+        QCOMPARE(ProgressAggregator::epochQuorum(1), std::size_t{1});
+        QCOMPARE(ProgressAggregator::epochQuorum(2), std::size_t{2});
+        QCOMPARE(ProgressAggregator::epochQuorum(5), std::size_t{2});
+        QCOMPARE(ProgressAggregator::epochQuorum(6), std::size_t{3});
+        QCOMPARE(ProgressAggregator::epochQuorum(39), std::size_t{14});
+
+        const ProgressAggregator aggregator(1000, 30s);
+        const std::uint64_t farthest = std::numeric_limits<std::uint64_t>::max();
+        // This peer L at 5 with B and C at 5; X claims 7, then 2^64 − 1: the collaboration stays at 5,
+        // nobody is behind, and X's claim is reported as not followed.
+        for (const std::uint64_t claim : {std::uint64_t{7}, farthest}) {
+            const std::vector<PeerProgress> records = {record('L', 5, 10, 1), record('B', 5, 10, 1),
+                                                       record('C', 5, 10, 1), record('X', claim, 10, 1)};
+            const GlobalProgress progress = aggregator.aggregate(records, 5, t0, idOf('L'));
+            QCOMPARE(progress.epoch, std::uint64_t{5});
+            QVERIFY(!progress.readyToEndEpoch(5, t0));
+            QCOMPARE(progress.unfollowed.size(), std::size_t{1});
+            QCOMPARE(progress.unfollowed.front().first, idOf('X'));
+            QCOMPARE(progress.unfollowed.front().second, claim);
+        }
+        // Two of the three others at 6 (a group that stepped without this peer): followed at once.
+        const GlobalProgress quorum = aggregator.aggregate(
+            {record('L', 5, 10, 1), record('B', 6, 0, 1), record('C', 5, 10, 1), record('X', 6, 0, 1)}, 5, t0,
+            idOf('L'));
+        QCOMPARE(quorum.epoch, std::uint64_t{6});
+        QVERIFY(quorum.readyToEndEpoch(5, t0));
+        // The coordinator alone is followed: its token's role is the organiser's word.
+        PeerProgress coordinator = record('K', 6, 0, 0);
+        coordinator.coordinator = true;
+        const GlobalProgress led = aggregator.aggregate(
+            {record('L', 5, 10, 1), record('B', 5, 10, 1), record('C', 5, 10, 1), coordinator}, 5, t0,
+            idOf('L'));
+        QCOMPARE(led.epoch, std::uint64_t{6});
+        // A single other node is all a newcomer has to go by: followed.
+        QCOMPARE(aggregator.aggregate({record('L', 0, 0, 0), record('B', 9, 0, 1)}, 0, t0, idOf('L')).epoch,
+                 std::uint64_t{9});
+        // This peer's own epoch is never undercut by the others'.
+        QCOMPARE(aggregator.aggregate({record('B', 3, 0, 1), record('C', 3, 0, 1)}, 4, t0, idOf('L')).epoch,
+                 std::uint64_t{4});
+        // The tracker does the same with what it fetched: X alone at 7 does not make this peer behind.
+        ProgressTracker tracker(trackerOptions(1000), 5);
+        tracker.update({record('B', 5, 10, 1), record('C', 5, 10, 1), record('X', 7, 10, 1)}, t0);
+        QCOMPARE(tracker.globalProgress(t0).epoch, std::uint64_t{5});
+        QVERIFY(!tracker.readyToEndEpoch(t0));
+    }
+
+    // One record claiming the whole batch (10^12 samples at 10^9 per second, the most the rules let
+    // through) counts for at most twice the median contributor: the epoch does not end after a micro-batch.
+    void oneRecordCannotFillTheBatch() {
+        const ProgressAggregator aggregator(1000, 30s);
+        const PeerProgress liar = record('X', 2, PeerProgressRules::kMaxSamples, 1e9);
+        // L (this peer) and B at 100 samples, 10/s: X counts 200 samples and 20/s. 400 of 1000 at 40/s:
+        // ETA t0 + 15 s, not now.
+        const GlobalProgress progress =
+            aggregator.aggregate({record('L', 2, 100, 10), record('B', 2, 100, 10), liar}, 2, t0, idOf('L'));
+        QCOMPARE(progress.samplesAccumulated, 400.0);
+        QCOMPARE(progress.samplesReported, std::uint64_t{400});
+        QCOMPARE(progress.samplesPerSecond, 40.0);
+        QVERIFY(!progress.targetReached());
+        QCOMPARE(msFromT0(*progress.eta), qint64{15'000});
+        QVERIFY(!progress.readyToEndEpoch(2, t0 + 14s));
+        // With only this peer beside it, the liar counts twice this peer's figures: the lower median of
+        // one honest peer and one liar is the honest one.
+        const GlobalProgress pair = aggregator.aggregate({record('L', 2, 100, 10), liar}, 2, t0, idOf('L'));
+        QCOMPARE(pair.samplesAccumulated, 300.0);
+        QCOMPARE(pair.samplesPerSecond, 30.0);
+        // This peer's own figures are measured here and count in full, however far above the others'.
+        const GlobalProgress fastSelf = aggregator.aggregate(
+            {record('L', 2, 900, 90), record('B', 2, 50, 5), record('C', 2, 50, 5)}, 2, t0, idOf('L'));
+        QCOMPARE(fastSelf.samplesAccumulated, 1000.0);
+        QVERIFY(fastSelf.targetReached());
+        // Through the tracker, which names this peer: the same bound.
+        ProgressTracker tracker(trackerOptions(1000), 2);
+        tracker.reportLocal(100, 10, t0);
+        tracker.update({record('B', 2, 100, 10), liar}, t0);
+        QCOMPARE(tracker.globalProgress(t0).samplesAccumulated, 400.0);
+        QVERIFY(!tracker.readyToEndEpoch(t0));
     }
 
     void samplesAreExtrapolatedWithinTheCap() {
@@ -124,7 +208,9 @@ private Q_SLOTS:
         QCOMPARE(aggregator.samplesAt(b, now), 70.0);
         QCOMPARE(aggregator.samplesAt(c, now), 5.0);
 
-        const GlobalProgress progress = aggregator.aggregate({record('A', 0, 100, 4), b, c}, 0, now);
+        // A is this peer (the others' figures are bounded by twice the median's, which A's would pass).
+        const GlobalProgress progress =
+            aggregator.aggregate({record('A', 0, 100, 4), b, c}, 0, now, idOf('A'));
         QCOMPARE(progress.samplesReported, std::uint64_t{115});
         QCOMPARE(progress.samplesAccumulated, 255.0);
         QCOMPARE(progress.samplesPerSecond, 8.0);
@@ -132,7 +218,7 @@ private Q_SLOTS:
 
         // A cap of 0 reports the figures as published: 115 samples, ETA = now + 940 / 8 = now + 117.5 s.
         const GlobalProgress unextrapolated =
-            ProgressAggregator(1055, 0ms).aggregate({record('A', 0, 100, 4), b, c}, 0, now);
+            ProgressAggregator(1055, 0ms).aggregate({record('A', 0, 100, 4), b, c}, 0, now, idOf('A'));
         QCOMPARE(unextrapolated.samplesAccumulated, 115.0);
         QCOMPARE(msFromT0(*unextrapolated.eta), qint64{137'500});
     }
@@ -178,7 +264,7 @@ private Q_SLOTS:
         // By ETA: the snapshot at t0 says 160 samples at 40/s, ETA t0 + 21 s. Not ready 1 ms before it,
         // ready from then on, though the snapshot's own samples are still 160.
         const GlobalProgress snapshot =
-            aggregator.aggregate({record('A', 5, 100, 10), record('E', 5, 60, 30, true)}, 5, t0);
+            aggregator.aggregate({record('A', 5, 100, 20), record('E', 5, 60, 20, true)}, 5, t0);
         QVERIFY(!snapshot.targetReached());
         QVERIFY(!snapshot.readyToEndEpoch(5, t0 + 20'999ms));
         QVERIFY(snapshot.readyToEndEpoch(5, t0 + 21s));

@@ -90,6 +90,35 @@ private Q_SLOTS:
         QVERIFY2(576.0 <= bound, qPrintable(QString::number(bound)));
         QVERIFY2(576.0 * 100 > bound, qPrintable(QString::number(bound)));
     }
+
+    // A member that claims 10^12 samples everywhere (its record, its declaration) stays within its own
+    // bound, but counts for at most twice the group's lower median claim; so does a fast honest member.
+    void aMembersWeightCountsForAtMostTwiceTheMedianClaim() {
+        GroupSpec spec;
+        spec.epoch = 4;
+        for (const double weight : {100.0, 40.0, 0.0, 1e12, 300.0}) {
+            GroupMember member;
+            member.peerId = std::string(32, static_cast<char>('a' + spec.members.size()));
+            member.weight = weight;
+            spec.members.push_back(member);
+        }
+        const auto now = std::chrono::system_clock::now();
+        // The liar's record backs its declaration: its own bound lets 10^12 through.
+        PeerProgress liar;
+        liar.peerId = spec.members[3].peerId;
+        liar.epoch = 4;
+        liar.samplesAccumulated = 1'000'000'000'000;
+        liar.measuredAt = std::chrono::time_point_cast<std::chrono::milliseconds>(now);
+        QVERIFY(WeightBounds::of(spec, {liar}, now)[3] > 1e12);
+        // Contributors 40, 100, 300 and 10^12 (the member at 0 is no contributor): lower median 100.
+        const std::vector<double> counted = WeightBounds::countedAtMost(spec, {liar}, now);
+        QCOMPARE(counted, std::vector<double>(5, 200.0));
+        // Nobody claims anything: nothing to cap by.
+        GroupSpec empty = spec;
+        for (GroupMember& member : empty.members)
+            member.weight = 0.0;
+        QVERIFY(std::isinf(WeightBounds::countedAtMost(empty, {}, now).front()));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestWeightBounds)

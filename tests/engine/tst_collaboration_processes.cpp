@@ -3,8 +3,8 @@
 // bit-identical parameters after each step, that a client never aggregates, that every volunteer ends
 // equal, that the coordinator's checkpoint resumes the run after everyone left (newcomers download the
 // state), that a peer killed with SIGKILL does not stop the others, nor a volunteer's compute core killed
-// the same way, that `eval` reads the coordinator's checkpoint, and that a volunteer lying in the state
-// rounds is refused, named and banned.
+// the same way, that `eval` reads the coordinator's checkpoint, that a volunteer lying in the state
+// rounds is refused, named and banned, and that one lying about its progress is bounded and named.
 #include "core/collab/GroupPlanner.h"
 #include "core/collab/PartitionPlan.h"
 #include "core/collab/TensorEncoding.h"
@@ -441,41 +441,18 @@ private Q_SLOTS:
     void aVolunteerLyingInTheStateRoundsIsRefusedAndNamed() {
         QFETCH(QString, attack);
         QFETCH(QString, offence);
-        const QString manifest = dir_.filePath("every-epoch-" + attack + ".json");
-        const auto init =
-            initTinyRun(manifest, "collab-state-" + attack, corpus_, tokenizer_, "384", "0.01", "2", "1");
-        QVERIFY2(init.status == 0, qPrintable(init.err + init.out));
-        const QString join = dir_.filePath("every-epoch-" + attack + ".join");
-        Peer coordinator;
-        const QString bootstrap =
-            startCoordinator(coordinator, dir_.filePath("coordinator-state-" + attack), 1000, {}, manifest);
-        QVERIFY(!bootstrap.isEmpty());
-        Peer v = startVolunteer("v-" + attack, bootstrap, 4, {}, {}, join);
-        Peer w = startVolunteer("w-" + attack, bootstrap, 4, {}, {}, join);
-        Peer liar = startVolunteer("x-" + attack, bootstrap, 4, {"--attack", attack}, {}, join);
-        QVERIFY2(finishNodes({&v, &w}, 600000), "the honest volunteers did not reach step 4");
-        stopNode(liar);
-        stopNode(coordinator);
-        QCOMPARE(finalEpoch(v), 4);
-        QCOMPARE(finalEpoch(w), 4);
-        QCOMPARE(finalHash(v), finalHash(w));
-
-        QString liarId;
-        for (const QJsonObject& event : readJsonLines(liar.dir + "/log.out"))
-            if (event["event"] == "joined")
-                liarId = event["peer"].toString();
-        QVERIFY(!liarId.isEmpty());
+        const LiarRun run = runWithALiar("every-epoch-" + attack, attack, "384", "1");
+        if (QTest::currentTestFailed())
+            return;
         // The aggregators that see the offence (for negative moments, those whose spans hold second
         // moments: the others' spans hold parameters and first moments, which have no floor) catch the
         // liar's parts: at least one, a volunteer or the coordinator, names and bans it by its whole id;
         // nobody bans an honest peer.
         int refused = 0;
         int banned = 0;
-        const QRegularExpression banOfLiar("banned peer " + liarId + " .*" + offence);
+        const QRegularExpression banOfLiar("banned peer " + run.liarId + " .*" + offence);
         const QRegularExpression offenceText(offence);
-        const QRegularExpression anyBan("banned peer ([0-9a-f]+)");
-        for (const Peer* peer : {&v, &w, &coordinator}) {
-            const QString log = readText(peer->dir + "/log.err");
+        for (const Peer* peer : run.honest()) {
             for (const QJsonObject& epoch : readJsonLines(peer->dir + "/epochs.jsonl"))
                 for (const QJsonValue problem : epoch["problems"].toArray()) {
                     // The liar's parts never reach a mean that a member would have to refuse.
@@ -484,13 +461,123 @@ private Q_SLOTS:
                     if (offenceText.match(problem.toString()).hasMatch())
                         ++refused;
                 }
-            if (banOfLiar.match(log).hasMatch())
+            if (banOfLiar.match(readText(peer->dir + "/log.err")).hasMatch())
                 ++banned;
-            for (auto bans = anyBan.globalMatch(log); bans.hasNext();)
-                QCOMPARE(bans.next().captured(1), liarId);
         }
         QVERIFY2(banned > 0, "no honest volunteer named and banned the liar");
         QVERIFY2(refused > 0, "no state round refused the liar's parts");
+    }
+
+    // (i) Admitted is not trusted: a volunteer lies about its progress, and the honest volunteers still
+    // finish every step with equal parameters, their epochs as large as the honest samples make them.
+    // inflated-samples: it claims 10^12 samples in its records, on joining and as its gradient's weight.
+    // Without the progress records' bound (ProgressAggregator), its record ends every epoch after a
+    // micro-batch; without the weight cap (WeightBounds::countedAtMost), its gradient is the group's mean.
+    // future-epoch: its records claim an epoch two ahead of its own. Without the epoch quorum every honest
+    // peer thinks itself behind, looks for a newer state nobody has, and never forms a group again.
+    void aVolunteerLyingAboutItsProgressIsBounded_data() {
+        QTest::addColumn<QString>("attack");
+        QTest::newRow("inflated-samples") << "inflated-samples";
+        QTest::newRow("future-epoch") << "future-epoch";
+    }
+    void aVolunteerLyingAboutItsProgressIsBounded() {
+        QFETCH(QString, attack);
+        const int target = 3072;
+        const LiarRun run = runWithALiar("progress-" + attack, attack, QString::number(target), "1");
+        if (QTest::currentTestFailed())
+            return;
+        const QString log = readText(run.v.dir + "/log.err") + readText(run.w.dir + "/log.err");
+        if (attack == "future-epoch") {
+            QVERIFY2(log.contains("peer " + run.liarId + " claims epoch"), "nobody named the liar's claim");
+            return;
+        }
+        // Row 6: at every honest aggregator, the liar's gradient counted for at most three times the largest
+        // honest member's (the cap is twice the group's lower median claim, each claim as its record
+        // estimates it at the round's start, a little under or over the weight sent); it claimed 10^12.
+        int capped = 0;
+        // Row 4: the honest volunteers' samples in each epoch they averaged together: the liar's record
+        // counts for at most twice the median contributor's, so they fill a good part of the batch.
+        std::map<qint64, double> honestSamples;
+        for (const Peer* peer : {&run.v, &run.w})
+            for (const QJsonObject& epoch : readJsonLines(peer->dir + "/epochs.jsonl")) {
+                if (epoch["state_loaded"].toBool())
+                    continue;
+                honestSamples[epoch["epoch"].toInteger()] += epoch["local_samples"].toDouble();
+                double liar = -1.0;
+                double honest = 0.0;
+                for (const QJsonValue member : epoch["members"].toArray()) {
+                    const double counted = member["counted"].toDouble();
+                    if (member["id"].toString() == run.liarId)
+                        liar = counted;
+                    else
+                        honest = std::max(honest, counted);
+                }
+                if (liar < 0.0)
+                    continue; // not in this group, or its parts did not reach this aggregator
+                QVERIFY2(
+                    liar <= 3.0 * honest,
+                    qPrintable(QStringLiteral("%1, epoch %2: the liar counted %3, honest members at most %4")
+                                   .arg(peer->dir)
+                                   .arg(epoch["epoch"].toInteger())
+                                   .arg(liar)
+                                   .arg(honest)));
+                ++capped;
+            }
+        QVERIFY2(capped > 0, "the liar's gradient reached no honest aggregator");
+        QVERIFY2(log.contains("of peer " + run.liarId + " as "),
+                 "no honest aggregator named the liar's weight");
+        double total = 0.0;
+        for (const auto& [epoch, samples] : honestSamples)
+            total += samples;
+        const double mean = total / static_cast<double>(honestSamples.size());
+        QVERIFY2(
+            mean >= target / 4.0,
+            qPrintable(QStringLiteral("the honest volunteers averaged %1 samples an epoch, of a batch of %2")
+                           .arg(mean)
+                           .arg(target)));
+    }
+
+private:
+    // A coordinator, two honest volunteers v and w and one liar x with `--attack attack`, in a run of their
+    // own (`target` samples a batch, the state averaged every `averageEvery` epochs), until v and w reach
+    // step 4 with equal parameters and nobody honest is banned. The caller checks QTest::currentTestFailed.
+    struct LiarRun {
+        Peer coordinator, v, w, liar;
+        QString liarId;
+        std::vector<const Peer*> honest() const { return {&v, &w, &coordinator}; }
+    };
+    LiarRun runWithALiar(const QString& name, const QString& attack, const QString& target,
+                         const QString& averageEvery) {
+        LiarRun run;
+        [&] {
+            const QString manifest = dir_.filePath(name + ".json");
+            const auto init = initTinyRun(manifest, "collab-" + name, corpus_, tokenizer_, target, "0.01",
+                                          "2", averageEvery);
+            QVERIFY2(init.status == 0, qPrintable(init.err + init.out));
+            const QString join = dir_.filePath(name + ".join");
+            const QString bootstrap =
+                startCoordinator(run.coordinator, dir_.filePath("coordinator-" + name), 1000, {}, manifest);
+            QVERIFY(!bootstrap.isEmpty());
+            run.v = startVolunteer("v-" + name, bootstrap, 4, {}, {}, join);
+            run.w = startVolunteer("w-" + name, bootstrap, 4, {}, {}, join);
+            run.liar = startVolunteer("x-" + name, bootstrap, 4, {"--attack", attack}, {}, join);
+            QVERIFY2(finishNodes({&run.v, &run.w}, 600000), "the honest volunteers did not reach step 4");
+            stopNode(run.liar);
+            stopNode(run.coordinator);
+            QCOMPARE(finalEpoch(run.v), 4);
+            QCOMPARE(finalEpoch(run.w), 4);
+            QCOMPARE(finalHash(run.v), finalHash(run.w));
+            for (const QJsonObject& event : readJsonLines(run.liar.dir + "/log.out"))
+                if (event["event"] == "joined")
+                    run.liarId = event["peer"].toString();
+            QVERIFY(!run.liarId.isEmpty());
+            // Whoever is banned, it is the liar.
+            const QRegularExpression anyBan("banned peer ([0-9a-f]+)");
+            for (const Peer* peer : run.honest())
+                for (auto bans = anyBan.globalMatch(readText(peer->dir + "/log.err")); bans.hasNext();)
+                    QCOMPARE(bans.next().captured(1), run.liarId);
+        }();
+        return run;
     }
 };
 

@@ -1,5 +1,6 @@
 // MessageCodec and MessageValidator: messages survive encoding exactly, and every kind of malformed or
 // hostile frame is rejected with a ProtocolViolation that names the problem.
+#include "core/net/ClockSkew.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/MessageValidator.h"
 #include "core/net/ProtocolViolation.h"
@@ -130,6 +131,16 @@ private Q_SLOTS:
         QCOMPARE(secureError(-110000), QString());
         QVERIFY(secureError(-130000).contains("more than 120 s from this peer's clock"));
         QVERIFY(secureError(+130000).contains("more than 120 s from this peer's clock"));
+        // A clock that is off is told apart from other violations (it is not held against the sender),
+        // with the sender's offset.
+        withTimestamp(+130000);
+        try {
+            secure.decode(std::move(frames_));
+            QFAIL("a message from 130 s ahead was accepted");
+        } catch (const ClockSkew& skew) {
+            QVERIFY(std::abs(skew.skewMs() - 130000) < 5000);
+            QVERIFY(QString::fromStdString(skew.what()).contains("s: one of the two clocks is off)"));
+        }
         withTimestamp(-600000);
         QCOMPARE(errorOf([&] { b_.decode(std::move(frames_)); }), QString());
         banned.insert(kPeerA);
@@ -147,6 +158,12 @@ private Q_SLOTS:
         wire::Envelope ping;
         ping.mutable_ping();
         QVERIFY(errorOf([&] { b_.decode(other.encode(ping)); }).contains("another run"));
+        // The run id is the sender's text: what reaches a log line has no line break or terminal escape
+        // (a forged second log line before, "\n... banned peer <an honest id>").
+        MessageCodec forger("x\nbanned peer 00ff\x1b[2K", kPeerA);
+        const QString forged = errorOf([&] { b_.decode(forger.encode(ping)); });
+        QVERIFY(forged.contains("another run"));
+        QVERIFY2(!forged.contains('\n') && !forged.contains(QChar(0x1b)), qPrintable(forged));
         std::vector<zmq::message_t> frames = a_.encode(ping);
         wire::Envelope edited;
         edited.ParseFromArray(frames[0].data(), int(frames[0].size()));
