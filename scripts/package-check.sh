@@ -116,27 +116,29 @@ installed_version_is_built() { [ "$(dpkg-query -W -f='${Status} ${Version}' saha
 check "dpkg lists sahaj $version as installed" installed_version_is_built
 
 # 4. The installed files.
-node_version_is_built() { /usr/bin/sahaj-node --version | grep -qx "sahaj-node $version"; }
+node_version_is_built() { /usr/bin/sahaj-node --version | grep -x "sahaj-node $version" >/dev/null; }
 check "sahaj-node --version says $version" node_version_is_built
-libraries_found() { [ -x "$1" ] && ! ldd "$1" | grep -q "not found"; }
+libraries_found() { [ -x "$1" ] && ! ldd "$1" | grep "not found" >/dev/null; }
 binaries=(/usr/bin/sahaj-node /usr/lib/sahaj/cores/cpu/sahaj-core /usr/lib/sahaj/cores/cpu/sahaj-model)
 [[ " ${targets[*]} " == *" sahaj-volunteer "* ]] && binaries+=(/usr/bin/sahaj-volunteer)
 for binary in "${binaries[@]}"; do
   check "$binary finds every library" libraries_found "$binary"
 done
+# (Every grep below reads all its input: grep -q stops at its first match, and under pipefail the
+# writer's SIGPIPE then fails the pipeline, as it once failed "the cpu core links libtorch".)
 # libtorch stays behind the compute cores: the engine's executables load none of it (docs/compute-cores.md).
-links_no_torch() { ! ldd "$1" | grep -q 'libtorch\|libc10'; }
+links_no_torch() { ! ldd "$1" | grep 'libtorch\|libc10' >/dev/null; }
 check "sahaj-node links no libtorch" links_no_torch /usr/bin/sahaj-node
 [[ " ${targets[*]} " == *" sahaj-volunteer "* ]] &&
   check "sahaj-volunteer links no libtorch" links_no_torch /usr/bin/sahaj-volunteer
-core_links_torch() { ldd /usr/lib/sahaj/cores/cpu/sahaj-core | grep -q 'libtorch'; }
+core_links_torch() { ldd /usr/lib/sahaj/cores/cpu/sahaj-core | grep 'libtorch' >/dev/null; }
 check "the cpu core links libtorch" core_links_torch
 # The cpu core beside its manifest, and its self-test on this machine (docs/compute-cores.md).
 check "cpu core manifest installed" test -s /usr/lib/sahaj/cores/cpu/core.json
-core_self_test() { /usr/lib/sahaj/cores/cpu/sahaj-core --self-test | grep -q '"ok":true'; }
+core_self_test() { /usr/lib/sahaj/cores/cpu/sahaj-core --self-test | grep '"ok":true' >/dev/null; }
 check "the installed cpu core passes its self-test" core_self_test
 # sahaj-node hands the model commands over to the cpu core's model tools.
-model_tools_run() { /usr/bin/sahaj-node model-info --config tiny | grep -q 'parameters: 556,882'; }
+model_tools_run() { /usr/bin/sahaj-node model-info --config tiny | grep 'parameters: 556,882' >/dev/null; }
 check "sahaj-node model-info runs in the installed cpu core" model_tools_run
 check "desktop-file-validate org.sahaj.Sahaj.desktop" \
   desktop-file-validate /usr/share/applications/org.sahaj.Sahaj.desktop
@@ -185,7 +187,7 @@ check "demo summary.json: equal parameter hashes on every volunteer" equal_hashe
 # 6. The desktop app from the installed paths: its version, and its demo (the installed sahaj-node, corpus
 #    and tokenizer) alive long enough to render every panel, offscreen.
 if [[ " ${targets[*]} " == *" sahaj-volunteer "* ]]; then
-  volunteer_version_is_built() { QT_QPA_PLATFORM=offscreen /usr/bin/sahaj-volunteer --version | grep -q "$version"; }
+  volunteer_version_is_built() { QT_QPA_PLATFORM=offscreen /usr/bin/sahaj-volunteer --version | grep "$version" >/dev/null; }
   check "sahaj-volunteer --version says $version" volunteer_version_is_built
   run_gui_demo() (
     cd "$work" &&

@@ -682,6 +682,14 @@ private:
             result_.violators.push_back({peerId, why});
     }
 
+    // A check of the plan failed: the group's members, roles, epoch, spans, part sizes or encoding. The
+    // sender may have been given another plan than this member (a leader that sends members different
+    // GroupBegins), so it is excluded from this round but not held against it; an honest member would
+    // otherwise ban honest members, every epoch, on a lying leader's word.
+    void planMismatch(const std::string& peerId, const std::string& why) {
+        blame(peerId, false, "a plan mismatch: " + why);
+    }
+
     void onRouterMessage(net::WireMessage message, const std::string& route) {
         const wire::Envelope& envelope = message.envelope;
         if (envelope.has_span_received() && envelope.span_received().group_id() == spec_.groupId)
@@ -700,23 +708,25 @@ private:
         }
         const wire::TensorPart& part = envelope.tensor_part();
         const int sender = spec_.indexOf(envelope.sender());
-        if (sender < 0 || sender == me_ || envelope.sender() != route)
+        if (envelope.sender() != route || sender == me_)
             return blame(envelope.sender(), true,
-                         "a part from a peer that is not another member of the group, or not its own");
+                         "a part that is not from the peer whose connection it came on");
+        if (sender < 0)
+            return planMismatch(envelope.sender(), "a part from a peer that is not a member of the group");
         const std::size_t s = static_cast<std::size_t>(sender);
         if (!spec_.members[s].sends())
-            return blame(envelope.sender(), true, "a part from an auxiliary member");
+            return planMismatch(envelope.sender(), "a part from an auxiliary member");
         if (excluded_[s])
             return; // too late: the parts went ahead without it
         if (part.epoch() != spec_.epoch || part.span() != static_cast<std::uint32_t>(me_) ||
             part.part() >= sums_.size())
-            return blame(envelope.sender(), true, "a part for another epoch, span or part index");
+            return planMismatch(envelope.sender(), "a part for another epoch, span or part index");
         const ElementRange range = plan_.part(me_, part.part());
         if (part.offset() != static_cast<std::uint64_t>(range.offset) ||
             part.count() != static_cast<std::uint64_t>(range.size) ||
             part.encoding().SerializeAsString() != spec_.encoding.SerializeAsString())
-            return blame(envelope.sender(), true,
-                         "a part whose offset, count or encoding differs from the plan");
+            return planMismatch(envelope.sender(),
+                                "a part whose offset, count or encoding differs from the plan");
         // The weight is the sender's sample count when it handed its vector over, which may exceed what it
         // declared when it joined (it kept training while the group formed); all its parts carry the same.
         if (!std::isfinite(part.weight()) || part.weight() < 0.0 ||
@@ -755,13 +765,14 @@ private:
 
     void onConnected(const wire::Envelope& envelope, const std::string& route) {
         const int member = spec_.indexOf(envelope.sender());
-        if (member < 0 || member == me_ || envelope.sender() != route ||
-            !spec_.members[static_cast<std::size_t>(member)].sends())
-            return blame(envelope.sender(), true,
-                         "a connection notice from a peer that is not another member that sends parts, or "
-                         "not on its own connection");
+        if (envelope.sender() != route || member == me_)
+            return blame(envelope.sender(), true, "a connection notice not on its sender's own connection");
+        if (member < 0 || !spec_.members[static_cast<std::size_t>(member)].sends())
+            return planMismatch(
+                envelope.sender(),
+                "a connection notice from a peer that is not another member that sends parts");
         if (envelope.member_connected().epoch() != spec_.epoch)
-            return blame(envelope.sender(), true, "a connection notice for another epoch");
+            return planMismatch(envelope.sender(), "a connection notice for another epoch");
         connected_[static_cast<std::size_t>(member)] = true;
         heardFrom_[static_cast<std::size_t>(member)] = Clock::now();
     }
@@ -769,12 +780,14 @@ private:
     void onConfirmation(const wire::Envelope& envelope, const std::string& route) {
         const wire::SpanReceived& received = envelope.span_received();
         const int member = spec_.indexOf(envelope.sender());
-        if (member < 0 || member == me_ || envelope.sender() != route ||
-            !spec_.members[static_cast<std::size_t>(member)].sends())
-            return blame(envelope.sender(), true,
-                         "a span confirmation from a peer that is not another member that receives averages");
+        if (envelope.sender() != route || member == me_)
+            return blame(envelope.sender(), true, "a span confirmation not on its sender's own connection");
+        if (member < 0 || !spec_.members[static_cast<std::size_t>(member)].sends())
+            return planMismatch(
+                envelope.sender(),
+                "a span confirmation from a peer that is not another member that receives averages");
         if (received.epoch() != spec_.epoch || received.span() != static_cast<std::uint32_t>(me_))
-            return blame(envelope.sender(), true, "a span confirmation for another epoch or span");
+            return planMismatch(envelope.sender(), "a span confirmation for another epoch or span");
         confirmed_[static_cast<std::size_t>(member)] = true;
     }
 

@@ -34,12 +34,26 @@ wire::StateChunk StateChunker::header(std::uint32_t index) const {
     return chunk;
 }
 
-zmq::message_t StateChunker::data(std::uint32_t index) const {
+std::string_view StateChunker::bytes(std::uint32_t index) const {
     if (index >= chunks_)
         throw std::out_of_range("state chunk " + std::to_string(index) + " of " + std::to_string(chunks_));
     const std::size_t begin = static_cast<std::size_t>(index) * chunkBytes_;
-    const std::size_t size = std::min(chunkBytes_, bytes_.size() - begin);
-    return zmq::message_t(bytes_.data() + begin, size);
+    return std::string_view(bytes_).substr(begin, std::min(chunkBytes_, bytes_.size() - begin));
+}
+
+zmq::message_t StateChunker::data(std::uint32_t index) const {
+    const std::string_view chunk = bytes(index);
+    return zmq::message_t(chunk.data(), chunk.size());
+}
+
+zmq::message_t StateChunker::sharedData(const std::shared_ptr<const StateChunker>& snapshot,
+                                        std::uint32_t index) {
+    const std::string_view chunk = snapshot->bytes(index);
+    // ZeroMQ calls the release function from its I/O thread; the shared count is atomic.
+    auto* keep = new std::shared_ptr<const StateChunker>(snapshot);
+    return zmq::message_t(
+        const_cast<char*>(chunk.data()), chunk.size(),
+        [](void*, void* hint) { delete static_cast<std::shared_ptr<const StateChunker>*>(hint); }, keep);
 }
 
 } // namespace sahaj::collab

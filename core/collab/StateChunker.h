@@ -5,7 +5,9 @@
 #include <zmq.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 
 namespace sahaj::collab {
 
@@ -27,7 +29,15 @@ public:
 
     // Throws std::out_of_range for an index >= chunks().
     wire::StateChunk header(std::uint32_t index) const;
+    // The chunk's bytes, inside the snapshot (valid as long as it lives), and a copy of them as a frame.
+    std::string_view bytes(std::uint32_t index) const;
     zmq::message_t data(std::uint32_t index) const;
+    // The chunk as a frame that points into `snapshot` instead of copying it, and keeps the snapshot alive
+    // until ZeroMQ has sent or dropped it: queued replies to any number of requests cost the snapshot's
+    // memory once, not 4 MiB each (a requester that never reads its replies would otherwise pile up a
+    // copy per 100-byte request).
+    static zmq::message_t sharedData(const std::shared_ptr<const StateChunker>& snapshot,
+                                     std::uint32_t index);
 
 private:
     std::string bytes_;

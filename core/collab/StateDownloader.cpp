@@ -12,9 +12,9 @@ namespace sahaj::collab {
 
 StateDownloader::StateDownloader(const net::MessageCodec& codec, const net::SocketFactory& sockets,
                                  std::uint64_t minEpoch, std::uint64_t maxBytes,
-                                 std::chrono::milliseconds chunkTimeout)
-    : codec_(codec), sockets_(sockets), minEpoch_(minEpoch), maxBytes_(maxBytes),
-      chunkTimeout_(chunkTimeout) {}
+                                 std::chrono::milliseconds chunkTimeout, double minBytesPerSecond)
+    : codec_(codec), sockets_(sockets), minEpoch_(minEpoch), maxBytes_(maxBytes), chunkTimeout_(chunkTimeout),
+      minBytesPerSecond_(minBytesPerSecond) {}
 
 std::string describe(const std::vector<DonorFailure>& failures) {
     std::string line;
@@ -49,7 +49,16 @@ std::optional<StateDownload> StateDownloader::from(const StateDonor& donor) {
         return fail(std::string("cannot connect: ") + e.what());
     }
     StateAssembler assembler(minEpoch_, maxBytes_);
+    const auto began = std::chrono::steady_clock::now();
+    std::uint64_t received = 0;
     while (!assembler.complete()) {
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        const double grace = std::chrono::duration<double>(chunkTimeout_).count();
+        if (seconds > grace && static_cast<double>(received) < minBytesPerSecond_ * (seconds - grace))
+            return fail("delivered " + std::to_string(received) + " bytes in " +
+                        std::to_string(static_cast<long long>(seconds)) + " s, slower than " +
+                        std::to_string(static_cast<long long>(minBytesPerSecond_)) + " bytes/s");
         wire::Envelope request;
         request.set_request_id(nextRequestId_++);
         request.mutable_state_request()->set_min_epoch(minEpoch_);
@@ -84,6 +93,7 @@ std::optional<StateDownload> StateDownloader::from(const StateDonor& donor) {
                 if (!message.envelope.has_state_chunk())
                     throw net::ProtocolViolation("an unexpected reply to a state request");
                 assembler.add(message.envelope.state_chunk(), message.data.front());
+                received += message.data.front().size();
                 break;
             }
         } catch (const net::ProtocolViolation& e) {

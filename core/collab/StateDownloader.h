@@ -39,10 +39,19 @@ struct StateDownload {
 // chunk through a DEALER, and on any failure — silence past the timeout, an error reply, a protocol
 // violation, a refused chunk (older, spliced, too large, bad hash) — drops that donor and starts over
 // with the next. One request is in flight at a time: simple, and a 4 MiB chunk keeps the link busy.
+//
+// A donor may lie by being slow: chunks of 1 byte, each just inside the timeout, would hold the download
+// for ever. After the first chunk timeout's worth of grace, a donor must have delivered at least
+// minBytesPerSecond on average since the download from it began, or it is dropped like a silent one: a
+// download from one donor ends within chunkTimeout + maxBytes / minBytesPerSecond.
 class StateDownloader {
 public:
+    // About 1 Mbit/s: a home uplink serves more; sahajBERT's 0.4 GB state in under an hour at worst.
+    static constexpr double kMinBytesPerSecond = 128.0 * 1024;
+
     StateDownloader(const net::MessageCodec& codec, const net::SocketFactory& sockets, std::uint64_t minEpoch,
-                    std::uint64_t maxBytes, std::chrono::milliseconds chunkTimeout);
+                    std::uint64_t maxBytes, std::chrono::milliseconds chunkTimeout,
+                    double minBytesPerSecond = kMinBytesPerSecond);
 
     // nullopt when every donor failed (StateDownload::failures is then lost; lastFailures() keeps it).
     std::optional<StateDownload> download(const std::vector<StateDonor>& donors);
@@ -56,6 +65,7 @@ private:
     std::uint64_t minEpoch_;
     std::uint64_t maxBytes_;
     std::chrono::milliseconds chunkTimeout_;
+    double minBytesPerSecond_;
     std::vector<DonorFailure> failures_;
     std::uint64_t nextRequestId_ = 1;
 };

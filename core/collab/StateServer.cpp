@@ -21,7 +21,7 @@ std::size_t StateServer::answer(zmq::socket_t& router, const net::WireMessage& r
         reply.mutable_error()->set_message("no chunk " + std::to_string(asked.chunk()));
     } else {
         *reply.mutable_state_chunk() = snapshot_->header(asked.chunk());
-        data.push_back(snapshot_->data(asked.chunk()));
+        data.push_back(StateChunker::sharedData(snapshot_, asked.chunk()));
     }
     std::vector<zmq::message_t> frames = codec_.encode(std::move(reply), std::move(data));
     std::size_t bytes = 0;

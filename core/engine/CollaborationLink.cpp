@@ -655,7 +655,11 @@ void CollaborationLink::maybeDownloadState(Session& s) {
         s.chasing = false;
         return;
     }
-    collab::StateDownloader downloader(s.codec, s.sockets, local + 1, options_.maxStateBytes,
+    // A snapshot holds the state vector's values as fp32 (parameters and LAMB's two moments) and a header;
+    // a donor that sends more (4 GiB, then a wrong hash) is refused as soon as it passes that size.
+    const std::uint64_t stateBytes = 4 * static_cast<std::uint64_t>(options_.stateVectorSize) + (16u << 20);
+    collab::StateDownloader downloader(s.codec, s.sockets, local + 1,
+                                       std::min(options_.maxStateBytes, stateBytes),
                                        options_.stateChunkTimeout);
     std::optional<collab::StateDownload> download =
         downloader.download(s.donorHistory.order(std::move(donors), SteadyClock::now()));

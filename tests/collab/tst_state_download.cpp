@@ -21,14 +21,16 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// A donor process in miniature: serves `snapshot` until stopped; `tamper` alters chunk 1's bytes.
+// A donor process in miniature: serves `snapshot` until stopped; `tamper` alters chunk 1's bytes; `delay`
+// holds every answer back that long.
 class Donor {
 public:
-    Donor(zmq::context_t& context, char id, std::shared_ptr<const collab::StateChunker> snapshot, bool tamper)
+    Donor(zmq::context_t& context, char id, std::shared_ptr<const collab::StateChunker> snapshot, bool tamper,
+          std::chrono::milliseconds delay = 0ms)
         : peerId_(32, id) {
         std::promise<std::string> bound;
         endpoint_future_ = bound.get_future();
-        thread_ = std::thread([this, &context, snapshot, tamper, bound = std::move(bound)]() mutable {
+        thread_ = std::thread([this, &context, snapshot, tamper, delay, bound = std::move(bound)]() mutable {
             const net::SocketFactory sockets(context, peerId_);
             const net::MessageCodec codec("state-test", peerId_);
             zmq::socket_t router = sockets.bindRouter("tcp://127.0.0.1:0");
@@ -42,6 +44,7 @@ public:
                     continue;
                 net::WireMessage request = codec.decode(std::move(*frames));
                 request.route = std::move(route);
+                std::this_thread::sleep_for(delay);
                 if (!tamper || request.envelope.state_request().chunk() != 1) {
                     server.answer(router, request);
                     continue;
@@ -121,6 +124,30 @@ private Q_SLOTS:
         collab::StateDownloader hopeless(codec, sockets, 5, 1 << 20, 500ms);
         QVERIFY(!hopeless.download({dead, stale.donor()}).has_value());
         QCOMPARE(hopeless.lastFailures().size(), std::size_t(2));
+    }
+
+    // Admitted is not trusted (docs/security.md): a donor that answers every request just inside the chunk
+    // timeout, with chunks of 100 bytes, is dropped once it falls below the least average rate, and the
+    // state comes from the next donor. Before, it held the download (and the collaboration thread) for
+    // as long as it liked: here 100 chunks × 150 ms, in a real run 10^8 chunks × 19 s.
+    void aDonorTooSlowOnAverageIsDropped() {
+        zmq::context_t context;
+        const std::string bytes(10'000, 'x');
+        Donor trickle(context, 'T', std::make_shared<const collab::StateChunker>(bytes, 5, 100), false,
+                      150ms);
+        Donor good(context, 'G', std::make_shared<const collab::StateChunker>(bytes, 5, 3000), false);
+        const std::string me(32, 'N');
+        const net::SocketFactory sockets(context, me);
+        const net::MessageCodec codec("state-test", me);
+        // Each answer comes well within the 1 s chunk timeout, but 100 bytes per 150 ms is 667 bytes/s.
+        collab::StateDownloader downloader(codec, sockets, 5, 1 << 20, 1000ms, /*minBytesPerSecond=*/5000);
+        const auto result = downloader.download({trickle.donor(), good.donor()});
+        QVERIFY(result.has_value());
+        QCOMPARE(result->donor, std::string(32, 'G'));
+        QVERIFY(result->bytes == bytes);
+        QCOMPARE(result->failures.size(), std::size_t(1));
+        QVERIFY2(QString::fromStdString(result->failures[0].reason).contains("slower than 5000 bytes/s"),
+                 result->failures[0].reason.c_str());
     }
 
     void donorsThatFailedLatelyGoLast() {

@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include <cstring>
+#include <memory>
 
 using namespace sahaj::collab;
 namespace wire = sahaj::wire;
@@ -103,6 +104,29 @@ private Q_SLOTS:
         }
         QVERIFY(assembler.complete());
         QVERIFY(assembler.take() == bytes);
+    }
+
+    // Admitted is not trusted (row 15 of docs/security.md's threats): a requester that never reads its
+    // replies makes the donor queue one chunk per 100-byte request. Served chunks point into the shared
+    // snapshot (no copy of 4 MiB per request) and keep it alive until ZeroMQ is done with them; before,
+    // each reply was a copy.
+    void servedChunksShareTheSnapshot() {
+        const std::string bytes = StateSnapshot::serialize(sampleState(), "s");
+        auto snapshot = std::make_shared<const StateChunker>(bytes, 17, 1000);
+        const std::weak_ptr<const StateChunker> watch = snapshot;
+        std::vector<zmq::message_t> frames;
+        for (int i = 0; i < 3; ++i)
+            frames.push_back(StateChunker::sharedData(snapshot, 1));
+        for (const zmq::message_t& frame : frames) {
+            QCOMPARE(static_cast<const void*>(frame.data()),
+                     static_cast<const void*>(snapshot->bytes(1).data()));
+            QCOMPARE(bytesOf(frame), std::string(snapshot->bytes(1)));
+        }
+        snapshot.reset(); // the server offered a newer one
+        QVERIFY(!watch.expired());
+        QCOMPARE(bytesOf(frames.back()), bytes.substr(1000, 1000));
+        frames.clear();
+        QVERIFY(watch.expired());
     }
 
     void inconsistentChunksAreRefused() {
