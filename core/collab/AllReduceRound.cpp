@@ -763,32 +763,42 @@ private:
             arrivals.first = arrivals.last;
     }
 
-    void onConnected(const wire::Envelope& envelope, const std::string& route) {
+    // The member that sent `envelope` (`what`: "a connection notice", ...), when it came on its own
+    // connection from another member that sends parts; otherwise blamed (another peer's connection) or a
+    // plan mismatch (not such a member in this plan), and nothing.
+    std::optional<std::size_t> sendingMember(const wire::Envelope& envelope, const std::string& route,
+                                             const std::string& what) {
         const int member = spec_.indexOf(envelope.sender());
-        if (envelope.sender() != route || member == me_)
-            return blame(envelope.sender(), true, "a connection notice not on its sender's own connection");
-        if (member < 0 || !spec_.members[static_cast<std::size_t>(member)].sends())
-            return planMismatch(
-                envelope.sender(),
-                "a connection notice from a peer that is not another member that sends parts");
+        if (envelope.sender() != route || member == me_) {
+            blame(envelope.sender(), true, what + " not on its sender's own connection");
+            return std::nullopt;
+        }
+        if (member < 0 || !spec_.members[static_cast<std::size_t>(member)].sends()) {
+            planMismatch(envelope.sender(),
+                         what + " from a peer that is not another member that sends parts");
+            return std::nullopt;
+        }
+        return static_cast<std::size_t>(member);
+    }
+
+    void onConnected(const wire::Envelope& envelope, const std::string& route) {
+        const std::optional<std::size_t> member = sendingMember(envelope, route, "a connection notice");
+        if (!member)
+            return;
         if (envelope.member_connected().epoch() != spec_.epoch)
             return planMismatch(envelope.sender(), "a connection notice for another epoch");
-        connected_[static_cast<std::size_t>(member)] = true;
-        heardFrom_[static_cast<std::size_t>(member)] = Clock::now();
+        connected_[*member] = true;
+        heardFrom_[*member] = Clock::now();
     }
 
     void onConfirmation(const wire::Envelope& envelope, const std::string& route) {
         const wire::SpanReceived& received = envelope.span_received();
-        const int member = spec_.indexOf(envelope.sender());
-        if (envelope.sender() != route || member == me_)
-            return blame(envelope.sender(), true, "a span confirmation not on its sender's own connection");
-        if (member < 0 || !spec_.members[static_cast<std::size_t>(member)].sends())
-            return planMismatch(
-                envelope.sender(),
-                "a span confirmation from a peer that is not another member that receives averages");
+        const std::optional<std::size_t> member = sendingMember(envelope, route, "a span confirmation");
+        if (!member)
+            return;
         if (received.epoch() != spec_.epoch || received.span() != static_cast<std::uint32_t>(me_))
             return planMismatch(envelope.sender(), "a span confirmation for another epoch or span");
-        confirmed_[static_cast<std::size_t>(member)] = true;
+        confirmed_[*member] = true;
     }
 
     // What each sender demonstrably delivered: it streams its whole vector (every span but its own) at
