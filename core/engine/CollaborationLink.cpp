@@ -65,6 +65,8 @@ std::string clockWarning(const std::map<std::string, std::int64_t>& skewsMs, std
            " peers in its group, who refuse its messages: set the clock right (automatic date and time)";
 }
 
+// The fewest other peers at an epoch from which a group without a quorum of them is left (maybeReleaseGroup).
+constexpr std::size_t kLeaveGroupsFrom = 3;
 // Peers whose unfollowed epoch claims are remembered, so that each is logged once (then it starts over).
 constexpr std::size_t kMaxUnfollowedNoted = 4096;
 constexpr auto kRecordTtl = 60s;
@@ -772,7 +774,10 @@ void CollaborationLink::maybeReleaseGroup(Session& s) {
     std::size_t inGroup = 0;
     for (const std::string& peer : atEpoch)
         inGroup += s.pending->group.indexOf(peer) >= 0 ? 1 : 0;
-    if (inGroup < collab::ProgressAggregator::epochQuorum(atEpoch.size())) {
+    // With fewer than three others a quorum is all of them: one slow or unreachable peer would then hold
+    // back every group (seen in a collaboration of three), so the rule starts at three.
+    if (atEpoch.size() >= kLeaveGroupsFrom &&
+        inGroup < collab::ProgressAggregator::epochQuorum(atEpoch.size())) {
         note("epoch " + std::to_string(local) + ": left a group of " +
              std::to_string(s.pending->group.members.size()) + " that holds " + std::to_string(inGroup) +
              " of the " + std::to_string(atEpoch.size()) +
