@@ -764,11 +764,13 @@ void CollaborationLink::maybeReleaseGroup(Session& s) {
     if (!s.tracker.readyToEndEpoch(SystemClock::now()) &&
         SteadyClock::now() - s.pendingSince < options_.matchmaking.deadline)
         return;
-    // A group that holds fewer of the peers at this epoch than would move the collaboration's epoch
-    // (ProgressAggregator::epochQuorum) would step apart from them. A peer that is always ready (a liar
-    // claiming the whole batch) gathers such a group early with whoever looks for one early, the
-    // coordinator above all, and the epoch that group reaches would end everyone else's early. Leave it
-    // and look again, now that the others are looking too.
+    // A peer that trains nothing (the coordinator, an auxiliary) looks for groups early, so a peer that
+    // is always ready (a liar claiming the whole batch) gathers it into a group of their own, which would
+    // step apart from the rest with the liar's gradient alone, and the epoch that group reaches would end
+    // everyone else's early. Such a peer leaves a group that holds fewer of the peers at its epoch than
+    // would move the collaboration's epoch (ProgressAggregator::epochQuorum), and looks again, now that
+    // the others are looking too. Trainers look near their batch's end, together: leaving would only
+    // cost the group's other members a timed-out span.
     const std::uint64_t local = s.tracker.localEpoch();
     const std::vector<std::string> atEpoch = s.tracker.peersAt(local, SystemClock::now());
     std::size_t inGroup = 0;
@@ -776,7 +778,7 @@ void CollaborationLink::maybeReleaseGroup(Session& s) {
         inGroup += s.pending->group.indexOf(peer) >= 0 ? 1 : 0;
     // With fewer than three others a quorum is all of them: one slow or unreachable peer would then hold
     // back every group (seen in a collaboration of three), so the rule starts at three.
-    if (atEpoch.size() >= kLeaveGroupsFrom &&
+    if (!options_.trains && atEpoch.size() >= kLeaveGroupsFrom &&
         inGroup < collab::ProgressAggregator::epochQuorum(atEpoch.size())) {
         note("epoch " + std::to_string(local) + ": left a group of " +
              std::to_string(s.pending->group.members.size()) + " that holds " + std::to_string(inGroup) +
