@@ -22,8 +22,9 @@ bool isLive(const PeerProgress& record, ProgressAggregator::TimePoint now) {
 
 // The epoch `quorum` of these records have reached (they hold at least that many).
 std::uint64_t reachedBy(std::vector<std::uint64_t> epochs, std::size_t quorum) {
-    std::sort(epochs.begin(), epochs.end(), std::greater<>());
-    return epochs[quorum - 1];
+    const auto nth = epochs.begin() + static_cast<std::ptrdiff_t>(quorum - 1);
+    std::nth_element(epochs.begin(), nth, epochs.end(), std::greater<>());
+    return *nth;
 }
 
 std::uint64_t epochOf(const std::vector<const PeerProgress*>& live, std::uint64_t localEpoch,
@@ -111,14 +112,18 @@ GlobalProgress ProgressAggregator::aggregate(const std::vector<PeerProgress>& re
         bounded.samplesPerSecond = rateOf(record);
         return samplesAt(bounded, now);
     };
+    std::vector<double> samplesOf; // per record at the epoch, extrapolated at its bounded rate
     std::vector<double> contributions;
-    for (const PeerProgress* record : atEpoch)
+    for (const PeerProgress* record : atEpoch) {
+        samplesOf.push_back(extrapolated(*record));
         if (record->samplesAccumulated > 0 || record->samplesPerSecond > 0.0)
-            contributions.push_back(extrapolated(*record));
+            contributions.push_back(samplesOf.back());
+    }
     const std::optional<double> medianSamples = lowerMedian(contributions);
 
-    for (const PeerProgress* record : atEpoch) {
-        double samples = extrapolated(*record);
+    for (std::size_t i = 0; i < atEpoch.size(); ++i) {
+        const PeerProgress* record = atEpoch[i];
+        double samples = samplesOf[i];
         std::uint64_t reported = record->samplesAccumulated;
         if (record->peerId != localPeerId && medianSamples) {
             const double most = kShareFactor * *medianSamples;
