@@ -8,6 +8,13 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here/build"
 # Tests that start several processes are already parallel inside; two at a time keeps CI's 2 cores busy.
 ctest --output-on-failure --no-tests=error -j "$(nproc)" "$@"
+# Qt Test counts a skipped check as passed: list the skipped ones, and in CI fail on any that
+# .ci/allowed-skips does not allow (a missing file or package would otherwise pass unseen).
+if [ "${CI:-}" = true ]; then
+  "$here/scripts/skipped-checks.sh" "$here/build" --allowed "$here/.ci/allowed-skips"
+else
+  "$here/scripts/skipped-checks.sh" "$here/build"
+fi
 # The fuzz targets (scripts/fuzz.sh, docs/fuzzing.md): 20 seconds each in CI, elsewhere when asked for
 # with SAHAJ_FUZZ_SECONDS.
 if [ -n "${SAHAJ_FUZZ_SECONDS:-}" ] || [ "${CI:-}" = true ]; then

@@ -130,16 +130,17 @@ private Q_SLOTS:
             endpoint.set_value(net::SocketFactory::boundEndpoint(router));
             collab::MatchmakingOptions matchmaking;
             matchmaking.schemaHash = kSchema;
-            // No other peer declares, so once the client is in everyone is: gathering ends after the
-            // minimum (4 s, well past the DHT lookup's 2 s at most before the requests are answered), not at
-            // the 60 s expiration, which the GroupBegin's 30 s wait below would not reach.
+            // No other peer declares, and the client is expected, so once it is in everyone is: gathering
+            // ends then (after the minimum of 4 s), not at the 60 s expiration. Without the client
+            // expected, a loaded machine that took more than 4 s over the DHT lookup and the client's
+            // first three requests saw the leader begin alone, sending nobody a GroupBegin.
             matchmaking.gatherTime = 60s;
             matchmaking.minGatherTime = 4s;
             matchmaking.encoding = collab::TensorEncoding::fp32();
             matchmaking.vectorSize = 777;
             matchmaking.partElements = 100;
             collab::Matchmaking mm(leaderDht, codec, sockets, &router, matchmaking);
-            formed.set_value(mm.formGroup(7, {"", wire::ROLE_NODE, "", 2e6, 5}));
+            formed.set_value(mm.formGroup(7, {"", wire::ROLE_NODE, "", 2e6, 5}, {std::string(32, 'M')}));
         });
 
         // A client that asks the leader directly, through its own DEALER.
