@@ -65,7 +65,8 @@ void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
          "'negative-moments' (LAMB's second moments as -1e30 in the state rounds) or 'heavy-state' "
          "(parameters of its own with a weight of 10^12 in the state rounds), or lying progress, "
          "'inflated-samples' (10^12 samples claimed in its records, on joining and as its gradient's "
-         "weight) or 'future-epoch' (records two epochs ahead of its own) (default none).",
+         "weight), 'always-ready' (the same, believing it itself: it steps as soon as it can) or "
+         "'future-epoch' (records two epochs ahead of its own) (default none).",
          "KIND"},
     });
 }
@@ -97,12 +98,13 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
         const auto attack = engine::GradientAttack::fromName(parser.value("attack"));
         if (!attack)
             throw UsageError(
-                ("--attack must be none, negate, random, negative-moments, heavy-state, inflated-samples or "
-                 "future-epoch, got '" +
+                ("--attack must be none, negate, random, negative-moments, heavy-state, inflated-samples, "
+                 "always-ready or future-epoch, got '" +
                  parser.value("attack") + "'")
                     .toStdString());
         options.attack = *attack;
         options.link.publishedEpochLead = engine::GradientAttack::publishedEpochLead(*attack);
+        options.link.claimedSamples = engine::GradientAttack::claimedSamples(*attack);
     }
     const double mbps = 1e6 / 8.0;
     options.link.uploadBytesPerSecond =

@@ -7,6 +7,7 @@
 #include "core/collab/TensorEncoding.h"
 #include "core/net/ClockSkew.h"
 #include "core/net/ConnectionPacer.h"
+#include "core/net/LogText.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/SocketFactory.h"
@@ -184,12 +185,8 @@ public:
     }
 
     AllReduceResult run(std::vector<net::WireMessage> early) {
-        for (net::WireMessage& message : early) {
-            // The sender is read before the message is moved: as one call's two arguments, the order of
-            // their evaluation is the compiler's (clang moved first and blamed every early sender).
-            std::string sender = message.envelope.sender();
-            onRouterMessage(std::move(message), sender);
-        }
+        for (net::WireMessage& message : early)
+            onRouterMessage(std::move(message));
         const Clock::time_point deadline = start_ + options_.deadline;
         Clock::time_point nextPacing = start_;
         for (;;) {
@@ -657,7 +654,7 @@ private:
                                         ? route.to_string()
                                         : QByteArray::fromHex(QByteArray::fromStdString(user)).toStdString();
             try {
-                onRouterMessage(codec_.decode(std::move(*frames)), route.to_string());
+                onRouterMessage(codec_.decode(std::move(*frames)));
             } catch (const net::ClockSkew& e) {
                 // Excluded from this round (its parts cannot be told from replays), never banned: an honest
                 // volunteer's clock may be off, and so may this one's.
@@ -690,12 +687,12 @@ private:
         blame(peerId, false, "a plan mismatch: " + why);
     }
 
-    void onRouterMessage(net::WireMessage message, const std::string& route) {
+    void onRouterMessage(net::WireMessage message) {
         const wire::Envelope& envelope = message.envelope;
         if (envelope.has_span_received() && envelope.span_received().group_id() == spec_.groupId)
-            return onConfirmation(envelope, route);
+            return onConfirmation(envelope);
         if (envelope.has_member_connected() && envelope.member_connected().group_id() == spec_.groupId)
-            return onConnected(envelope, route);
+            return onConnected(envelope);
         if (!envelope.has_tensor_part() || envelope.tensor_part().group_id() != spec_.groupId) {
             // Kept for the caller within a bound in bytes: any admitted peer may send parts for groups it
             // makes up while the round runs, and the caller bounds what it keeps the same way (RoundStash).
@@ -707,10 +704,13 @@ private:
             return;
         }
         const wire::TensorPart& part = envelope.tensor_part();
+        // The member is the message's sender, which the codec authenticated (under CURVE, the peer the
+        // connection's handshake admitted), not the connection's routing id: a member that connects again
+        // takes its routing id over (ROUTER_HANDOVER), and the messages still on its old connection come
+        // under an id libzmq made up. Blaming them banned honest members.
         const int sender = spec_.indexOf(envelope.sender());
-        if (envelope.sender() != route || sender == me_)
-            return blame(envelope.sender(), true,
-                         "a part that is not from the peer whose connection it came on");
+        if (sender == me_)
+            return planMismatch(envelope.sender(), "a part in this member's own name");
         if (sender < 0)
             return planMismatch(envelope.sender(), "a part from a peer that is not a member of the group");
         const std::size_t s = static_cast<std::size_t>(sender);
@@ -763,17 +763,11 @@ private:
             arrivals.first = arrivals.last;
     }
 
-    // The member that sent `envelope` (`what`: "a connection notice", ...), when it came on its own
-    // connection from another member that sends parts; otherwise blamed (another peer's connection) or a
-    // plan mismatch (not such a member in this plan), and nothing.
-    std::optional<std::size_t> sendingMember(const wire::Envelope& envelope, const std::string& route,
-                                             const std::string& what) {
-        const int member = spec_.indexOf(envelope.sender());
-        if (envelope.sender() != route || member == me_) {
-            blame(envelope.sender(), true, what + " not on its sender's own connection");
-            return std::nullopt;
-        }
-        if (member < 0 || !spec_.members[static_cast<std::size_t>(member)].sends()) {
+    // The member that sent `envelope` (`what`: "a connection notice", ...), when it is another member that
+    // sends parts; otherwise a plan mismatch (not such a member in this plan), and nothing.
+    std::optional<std::size_t> sendingMember(const wire::Envelope& envelope, const std::string& what) {
+        const int member = spec_.indexOf(envelope.sender()); // as for parts: not the routing id
+        if (member < 0 || member == me_ || !spec_.members[static_cast<std::size_t>(member)].sends()) {
             planMismatch(envelope.sender(),
                          what + " from a peer that is not another member that sends parts");
             return std::nullopt;
@@ -781,8 +775,8 @@ private:
         return static_cast<std::size_t>(member);
     }
 
-    void onConnected(const wire::Envelope& envelope, const std::string& route) {
-        const std::optional<std::size_t> member = sendingMember(envelope, route, "a connection notice");
+    void onConnected(const wire::Envelope& envelope) {
+        const std::optional<std::size_t> member = sendingMember(envelope, "a connection notice");
         if (!member)
             return;
         if (envelope.member_connected().epoch() != spec_.epoch)
@@ -791,9 +785,9 @@ private:
         heardFrom_[*member] = Clock::now();
     }
 
-    void onConfirmation(const wire::Envelope& envelope, const std::string& route) {
+    void onConfirmation(const wire::Envelope& envelope) {
         const wire::SpanReceived& received = envelope.span_received();
-        const std::optional<std::size_t> member = sendingMember(envelope, route, "a span confirmation");
+        const std::optional<std::size_t> member = sendingMember(envelope, "a span confirmation");
         if (!member)
             return;
         if (received.epoch() != spec_.epoch || received.span() != static_cast<std::uint32_t>(me_))
@@ -849,6 +843,14 @@ private:
         if (envelope.sender() != spec_.members[aggregator].peerId)
             throw net::ProtocolViolation("a reply on an aggregator's connection from another peer");
         if (envelope.has_part_failure()) {
+            if (!spanFailed_[aggregator])
+                result_.violations.push_back(
+                    "aggregator " +
+                    QByteArray::fromStdString(spec_.members[aggregator].peerId)
+                        .toHex()
+                        .left(8)
+                        .toStdString() +
+                    " gave its span up: " + net::LogText::utf8(envelope.part_failure().reason()));
             spanFailed_[aggregator] = true;
             return;
         }

@@ -2,6 +2,7 @@
 
 #include "core/collab/GroupPlanner.h"
 #include "core/collab/LeaderCandidate.h"
+#include "core/collab/LeaderTrust.h"
 #include "core/collab/MatchmakingBoard.h"
 #include "core/collab/MemberCredentials.h"
 #include "core/net/MessageCodec.h"
@@ -10,6 +11,7 @@
 #include "core/net/SocketFactory.h"
 #include "core/net/WireLimits.h"
 
+#include <QByteArray>
 #include <QString>
 
 #include <algorithm>
@@ -59,6 +61,14 @@ GroupMember memberOf(const wire::MemberInfo& info) {
     return {info.peer_id(), info.role(), info.endpoint(), info.bandwidth(), info.weight(), info.token(), {}};
 }
 
+std::string hexOf(const std::string& peerId) {
+    return QByteArray::fromStdString(peerId).toHex().toStdString();
+}
+
+bool sameEncoding(const wire::Encoding& a, const wire::Encoding& b) {
+    return a.dtype() == b.dtype() && a.block() == b.block();
+}
+
 // A member this leader accepted, and the request to answer should it redirect them.
 struct Accepted {
     wire::MemberInfo info;
@@ -70,10 +80,10 @@ struct Accepted {
 class MatchState {
 public:
     MatchState(MatchmakingBoard& board, const net::MessageCodec& codec, const net::SocketFactory& sockets,
-               zmq::socket_t* router, const MatchmakingOptions& options, std::uint64_t epoch,
-               GroupMember self, std::vector<std::string> expected)
-        : board_(board), codec_(codec), sockets_(sockets), router_(router), options_(options), epoch_(epoch),
-          self_(std::move(self)), expected_(std::move(expected)) {}
+               zmq::socket_t* router, const MatchmakingOptions& options, LeaderTrust& trust,
+               std::uint64_t epoch, GroupMember self, std::vector<std::string> expected)
+        : board_(board), codec_(codec), sockets_(sockets), router_(router), options_(options), trust_(trust),
+          epoch_(epoch), self_(std::move(self)), expected_(std::move(expected)) {}
 
     MatchmakingResult run() {
         deadline_ = Clock::now() + options_.deadline;
@@ -136,9 +146,18 @@ private:
     std::optional<LeaderCandidate> bestCandidate() {
         refresh();
         for (const LeaderCandidate& candidate : candidates_)
-            if (!refused_.count(keyOf(candidate)))
+            if (mayFollow(candidate))
                 return candidate;
         return std::nullopt;
+    }
+
+    // This peer's own declaration always; another's unless it refused or ignored this peer, or its leader
+    // failed this peer in this matchmaking or lately (LeaderTrust).
+    bool mayFollow(const LeaderCandidate& candidate) const {
+        if (candidate.peerId == self_.peerId)
+            return true;
+        return !refused_.count(keyOf(candidate)) && !failed_.count(candidate.peerId) &&
+               trust_.follows(candidate.peerId, Clock::now());
     }
 
     // Gathers members until this peer's expiration. Returns a better leader to join instead, or nullopt once
@@ -157,7 +176,7 @@ private:
                 for (const LeaderCandidate& candidate : candidates_) {
                     if (!candidate.betterThan(me))
                         break;
-                    if (!refused_.count(keyOf(candidate))) {
+                    if (mayFollow(candidate)) {
                         leading_ = false;
                         redirectFollowers(candidate);
                         return candidate;
@@ -262,20 +281,35 @@ private:
         if (reply->code() != wire::JoinReply::ACCEPTED)
             return refuse(target);
 
-        const Clock::time_point beginBy =
-            std::min(deadline_, steadyAt(target.expirationMs) + options_.beginGrace);
+        // The leader's expiration is its own claim: however early it says, the wait ends by then plus
+        // the grace, and a leader that lets it pass is not followed again (LeaderTrust).
+        const Clock::time_point promised = steadyAt(target.expirationMs) + options_.beginGrace;
+        const Clock::time_point beginBy = std::min(deadline_, promised);
         while (std::optional<net::WireMessage> message = serveUntil(beginBy, &dealer)) {
             const wire::Envelope& received = message->envelope;
             if (received.sender() != target.peerId)
                 continue;
             if (received.has_group_begin())
-                return acceptGroup(received.group_begin()) || refuse(target);
+                return acceptGroup(target, received.group_begin());
             if (received.has_join_reply() && received.join_reply().code() == wire::JoinReply::REDIRECT)
                 return redirect(target, received.join_reply(), next);
             if (received.has_join_reply() && received.join_reply().code() != wire::JoinReply::ACCEPTED)
                 return refuse(target);
         }
+        if (promised <= deadline_)
+            leaderBeganNothing(target);
         return refuse(target);
+    }
+
+    void leaderBeganNothing(const LeaderCandidate& target) {
+        failed_.insert(target.peerId);
+        const bool distrusted = trust_.beganNothing(target.peerId, Clock::now());
+        result_.problems.push_back("leader " + hexOf(target.peerId) + " accepted this peer for epoch " +
+                                   std::to_string(epoch_) + " and began no group by its expiration and " +
+                                   std::to_string(options_.beginGrace.count()) + " ms more; " +
+                                   (distrusted ? "its second time in a row: not followed for " +
+                                                     std::to_string(trust_.distrustFor().count()) + " s"
+                                               : "not followed for the rest of this matchmaking"));
     }
 
     bool refuse(const LeaderCandidate& target) {
@@ -294,21 +328,57 @@ private:
         for (const LeaderCandidate& candidate : candidates_)
             if (candidate.peerId == suggested.peerId)
                 suggested = candidate;
-        if (!refused_.count(keyOf(suggested)))
+        if (mayFollow(suggested))
             next = suggested;
         return false;
     }
 
-    bool acceptGroup(const wire::GroupBegin& begin) {
+    // Takes the group `target` began, if it is the group every peer of the run would plan: a leader may
+    // not choose a part size, encoding or group size of its own (a part of one value, or a thousand
+    // members, would cost every member gigabytes or a thousand connections; docs/protocol.md, "Group
+    // formation").
+    bool acceptGroup(const LeaderCandidate& target, const wire::GroupBegin& begin) {
         GroupSpec spec = GroupSpec::fromWire(begin);
-        const int me = spec.indexOf(self_.peerId);
-        if (spec.epoch != epoch_ || me < 0 || spec.vectorSize != options_.vectorSize ||
-            spec.members[static_cast<std::size_t>(me)].role != self_.role ||
-            !MemberCredentials::bind(spec.members, options_.admission))
-            return false;
+        const std::string problem = planProblem(spec, target);
+        if (!problem.empty()) {
+            failed_.insert(target.peerId);
+            trust_.brokePlan(target.peerId, Clock::now());
+            result_.problems.push_back("leader " + hexOf(target.peerId) + " began a group for epoch " +
+                                       std::to_string(epoch_) + " unlike the run's plan (" + problem +
+                                       "): not followed for " + std::to_string(trust_.distrustFor().count()) +
+                                       " s");
+            return refuse(target);
+        }
+        trust_.beganGroup(target.peerId);
         result_.group = std::move(spec);
         result_.leader = false;
         return true;
+    }
+
+    // What in the group `target` began breaks the plan this peer would make, or nothing; binds the
+    // members' CURVE keys from their tokens on the way (MemberCredentials::bind).
+    std::string planProblem(GroupSpec& spec, const LeaderCandidate& target) const {
+        const int me = spec.indexOf(self_.peerId);
+        if (spec.epoch != epoch_)
+            return "epoch " + std::to_string(spec.epoch);
+        if (me < 0 || spec.members[static_cast<std::size_t>(me)].role != self_.role)
+            return "this peer missing, or in another role";
+        if (spec.indexOf(target.peerId) < 0)
+            return "the leader missing";
+        if (spec.members.size() > options_.maxGroupSize)
+            return std::to_string(spec.members.size()) + " members, more than " +
+                   std::to_string(options_.maxGroupSize);
+        if (spec.vectorSize != options_.vectorSize)
+            return "a vector of " + std::to_string(spec.vectorSize) + " values, not " +
+                   std::to_string(options_.vectorSize);
+        if (spec.partElements != options_.partElements)
+            return "parts of " + std::to_string(spec.partElements) + " values, not " +
+                   std::to_string(options_.partElements);
+        if (!sameEncoding(spec.encoding, options_.encoding))
+            return "another encoding";
+        if (!MemberCredentials::bind(spec.members, options_.admission))
+            return "a member without a valid token";
+        return {};
     }
 
     // Sends on a DEALER whose connection may still be completing (ZMQ_IMMEDIATE queues nothing until then),
@@ -434,6 +504,7 @@ private:
     const net::SocketFactory& sockets_;
     zmq::socket_t* router_;
     const MatchmakingOptions& options_;
+    LeaderTrust& trust_;
     const std::uint64_t epoch_;
     const GroupMember self_;
     const std::vector<std::string> expected_;
@@ -445,6 +516,7 @@ private:
     Clock::time_point lastRefresh_;
     std::vector<LeaderCandidate> candidates_; // best first, as last read
     std::set<CandidateKey> refused_;          // declarations that refused or ignored this peer
+    std::set<std::string> failed_; // leaders that accepted it and then failed it, whatever they declare
     bool leading_ = false;
     std::optional<LeaderCandidate> following_; // the leader this peer is asking or waiting for
     std::map<std::string, Accepted> accepted_; // by peer id
@@ -457,7 +529,8 @@ private:
 
 Matchmaking::Matchmaking(dht::DhtNode& dht, const net::MessageCodec& codec, const net::SocketFactory& sockets,
                          zmq::socket_t* router, MatchmakingOptions options)
-    : dht_(dht), codec_(codec), sockets_(sockets), router_(router), options_(std::move(options)) {
+    : dht_(dht), codec_(codec), sockets_(sockets), router_(router), options_(std::move(options)),
+      trust_(options_.distrustLeadersFor) {
     if (options_.schemaHash.size() < 16 || options_.schemaHash.size() > net::WireLimits::kMaxHashBytes)
         throw std::invalid_argument("the schema hash must be 16 to 64 bytes (a sha256 is 32)");
     if (options_.vectorSize <= 0)
@@ -485,7 +558,8 @@ MatchmakingResult Matchmaking::formGroup(std::uint64_t epoch, GroupMember self,
         throw std::invalid_argument(std::string("cannot join a group as described: ") + e.what());
     }
     MatchmakingBoard board(dht_, QString::fromStdString(codec_.runId()));
-    return MatchState(board, codec_, sockets_, router_, options_, epoch, std::move(self), std::move(expected))
+    return MatchState(board, codec_, sockets_, router_, options_, trust_, epoch, std::move(self),
+                      std::move(expected))
         .run();
 }
 

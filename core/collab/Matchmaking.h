@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/collab/LeaderTrust.h"
 #include "core/collab/MatchmakingOptions.h"
 
 #include <zmq.hpp>
@@ -29,6 +30,10 @@ namespace sahaj::collab {
 // declared peer joined, after minGatherTime) it plans the group (GroupPlanner) and sends GroupBegin to
 // every member. Past the deadline a peer ends alone.
 //
+// A leader is a peer's claim about itself: its expiration bounds how long a member waits for its GroupBegin,
+// a GroupBegin unlike the plan every peer makes is refused, and a leader that failed this peer is not
+// followed again for a while (LeaderTrust; MatchmakingResult::problems says so).
+//
 // Runs on the calling thread, which owns the ROUTER and uses the DHT node. Every received message goes
 // through MessageCodec::decode; a message that breaks the protocol is dropped.
 class Matchmaking {
@@ -53,6 +58,7 @@ private:
     const net::SocketFactory& sockets_;
     zmq::socket_t* router_;
     MatchmakingOptions options_;
+    LeaderTrust trust_; // across this peer's matchmakings
 };
 
 } // namespace sahaj::collab

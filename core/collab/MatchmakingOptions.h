@@ -34,7 +34,10 @@ struct MatchmakingOptions {
     std::chrono::milliseconds refreshInterval{1000};
     // The most a DHT lookup may block the matchmaking thread (the ROUTER waits meanwhile).
     std::chrono::milliseconds dhtTimeout{2000};
+    // The most members a group may have: a leader takes no more, and a GroupBegin listing more is refused.
     std::size_t maxGroupSize = 64;
+    // A leader that failed this peer twice in a row, or broke the plan once, is not followed for this long.
+    std::chrono::seconds distrustLeadersFor{600};
     // What a leader puts in its GroupBegin.
     wire::Encoding encoding;
     std::int64_t vectorSize = 0;
@@ -54,6 +57,8 @@ struct MatchmakingResult {
     // them to AllReduceRound::run.
     std::vector<net::WireMessage> early;
     bool leader = false; // this peer led the group
+    // Each leader this matchmaking stopped following, and why, naming it by its whole id (for the log).
+    std::vector<std::string> problems;
 };
 
 } // namespace sahaj::collab

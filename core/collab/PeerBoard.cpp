@@ -79,6 +79,8 @@ std::vector<PeerAnnouncement> PeerBoard::donors(std::vector<PeerAnnouncement> pe
         return !peer.stateDonor || peer.endpoint.empty() || peer.epoch < minEpoch;
     });
     std::sort(peers.begin(), peers.end(), [](const PeerAnnouncement& a, const PeerAnnouncement& b) {
+        if (a.coordinator != b.coordinator)
+            return a.coordinator;
         if (a.epoch != b.epoch)
             return a.epoch > b.epoch;
         if (a.bandwidth != b.bandwidth)

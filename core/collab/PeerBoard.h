@@ -48,7 +48,9 @@ public:
     static bool isCountryCode(const std::string& code);
     std::vector<PeerAnnouncement> fetch(std::chrono::milliseconds timeout);
 
-    // Donors at `minEpoch` or later, best first: the newest epoch, then the widest link, then the peer id.
+    // Donors at `minEpoch` or later, best first: the coordinator (whose word settles a disagreement, so it
+    // is always among those asked, StateDownloader), then the newest epoch, the widest link, the peer id.
+    // The epochs are the donors' claims: what is downloaded is decided by StateVote, not by this order.
     static std::vector<PeerAnnouncement> donors(std::vector<PeerAnnouncement> peers, std::uint64_t minEpoch);
 
     static QByteArray encode(const PeerAnnouncement& announcement);

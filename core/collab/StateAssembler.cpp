@@ -4,10 +4,14 @@
 
 #include <QCryptographicHash>
 
+#include <algorithm>
+
 namespace sahaj::collab {
 
-StateAssembler::StateAssembler(std::uint64_t minEpoch, std::uint64_t maxBytes)
-    : minEpoch_(minEpoch), maxBytes_(maxBytes) {}
+StateAssembler::StateAssembler(std::uint64_t minEpoch, std::uint64_t maxBytes,
+                               std::optional<StateDigest> expected)
+    : minEpoch_(minEpoch), maxBytes_(expected ? std::min(maxBytes, expected->size) : maxBytes),
+      expected_(std::move(expected)) {}
 
 bool StateAssembler::add(const wire::StateChunk& chunk, const zmq::message_t& data) {
     const auto refuse = [](const std::string& why) {
@@ -22,6 +26,9 @@ bool StateAssembler::add(const wire::StateChunk& chunk, const zmq::message_t& da
         chunks_ = chunk.chunks();
         epoch_ = chunk.epoch();
         snapshotId_ = chunk.snapshot_id();
+        if (expected_ && (epoch_ != expected_->epoch || snapshotId_ != expected_->sha256.substr(0, 16)))
+            refuse("not the state the donors vouched for (epoch " + std::to_string(epoch_) + ", not " +
+                   std::to_string(expected_->epoch) + ", or another snapshot)");
     } else if (chunk.chunks() != chunks_ || chunk.epoch() != epoch_ || chunk.snapshot_id() != snapshotId_) {
         refuse("a chunk of another snapshot");
     }
@@ -40,6 +47,8 @@ bool StateAssembler::add(const wire::StateChunk& chunk, const zmq::message_t& da
         QByteArrayView(bytes_.data(), static_cast<qsizetype>(bytes_.size())), QCryptographicHash::Sha256);
     if (sha256.toStdString() != chunk.sha256() || chunk.sha256().substr(0, 16) != snapshotId_)
         refuse("the snapshot's sha256 does not match its bytes");
+    if (expected_ && (chunk.sha256() != expected_->sha256 || bytes_.size() != expected_->size))
+        refuse("not the state the donors vouched for (another sha256 or size)");
     complete_ = true;
     return true;
 }

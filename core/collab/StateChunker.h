@@ -26,6 +26,7 @@ public:
     std::uint32_t chunks() const { return chunks_; }
     std::uint64_t epoch() const { return epoch_; }
     const std::string& sha256() const { return sha256_; }
+    std::uint64_t size() const { return bytes_.size(); }
 
     // Throws std::out_of_range for an index >= chunks().
     wire::StateChunk header(std::uint32_t index) const;

@@ -1,5 +1,9 @@
 #pragma once
 
+#include "core/collab/StateVote.h"
+
+#include <zmq.hpp>
+
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -16,7 +20,8 @@ namespace sahaj::collab {
 struct StateDonor {
     std::string peerId; // 32 bytes
     std::string endpoint;
-    std::string curveKey{}; // from its access token (empty in runs that admit anyone)
+    std::string curveKey{};   // from its access token (empty in runs that admit anyone)
+    bool coordinator = false; // its access token has the coordinator role
 };
 
 // One donor that could not serve the state, and why.
@@ -35,10 +40,13 @@ struct StateDownload {
     std::vector<DonorFailure> failures; // the donors tried before, in order
 };
 
-// A newcomer's download: asks the donors in the given order (best first) for the snapshot chunk by
-// chunk through a DEALER, and on any failure — silence past the timeout, an error reply, a protocol
-// violation, a refused chunk (older, spliced, too large, bad hash) — drops that donor and starts over
-// with the next. One request is in flight at a time: simple, and a 4 MiB chunk keeps the link busy.
+// A newcomer's download. First it asks every donor (the first kMaxAsked) what it would serve, all at
+// once, and takes the state that StateVote finds vouched for (a majority of the answers, or the
+// coordinator's): a donor's epoch and state are its own claims. Then it asks the donors that offered that
+// state, in the given order (best first), for the snapshot chunk by chunk through a DEALER, and on any
+// failure — silence past the timeout, an error reply, a protocol violation, a refused chunk (older,
+// spliced, too large, bad hash, not the state vouched for) — drops that donor and starts over with the
+// next. One request is in flight at a time: simple, and a 4 MiB chunk keeps the link busy.
 //
 // A donor may lie by being slow: chunks of 1 byte, each just inside the timeout, would hold the download
 // for ever. After the first chunk timeout's worth of grace, a donor must have delivered at least
@@ -48,6 +56,9 @@ class StateDownloader {
 public:
     // About 1 Mbit/s: a home uplink serves more; sahajBERT's 0.4 GB state in under an hour at worst.
     static constexpr double kMinBytesPerSecond = 128.0 * 1024;
+    // Donors asked what they would serve: enough for a majority to mean something, few enough that
+    // asking costs nothing.
+    static constexpr std::size_t kMaxAsked = 16;
 
     StateDownloader(const net::MessageCodec& codec, const net::SocketFactory& sockets, std::uint64_t minEpoch,
                     std::uint64_t maxBytes, std::chrono::milliseconds chunkTimeout,
@@ -58,7 +69,12 @@ public:
     const std::vector<DonorFailure>& lastFailures() const { return failures_; }
 
 private:
-    std::optional<StateDownload> from(const StateDonor& donor);
+    // The digests of the donors that answered within the chunk timeout; the others are failures.
+    std::vector<DonorDigest> askDigests(const std::vector<StateDonor>& donors);
+    std::optional<StateDownload> from(const StateDonor& donor, const StateDigest& vouched);
+    // Sends on a DEALER whose connection may still be completing, until `deadline`.
+    static bool sendBy(zmq::socket_t& socket, std::vector<zmq::message_t>& frames,
+                       std::chrono::steady_clock::time_point deadline);
 
     const net::MessageCodec& codec_;
     const net::SocketFactory& sockets_;

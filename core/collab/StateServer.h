@@ -22,9 +22,9 @@ public:
     // The snapshot to serve from now on (nullptr: serve nothing).
     void offer(std::shared_ptr<const StateChunker> snapshot);
 
-    // Replies on `router` to `request` (a decoded StateRequest whose route is set). Returns the bytes
-    // queued (what serving costs this peer's upload), 0 when the reply could not be queued (the requester
-    // is gone or its queue is full: it will ask again).
+    // Replies on `router` to `request` (a decoded StateRequest or StateDigestRequest whose route is set).
+    // Returns the bytes queued (what serving costs this peer's upload), 0 when the reply could not be queued
+    // (the requester is gone or its queue is full: it will ask again).
     std::size_t answer(zmq::socket_t& router, const net::WireMessage& request) const;
 
 private:

@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <deque>
 #include <future>
 #include <map>
 #include <stdexcept>
@@ -67,6 +68,8 @@ std::string clockWarning(const std::map<std::string, std::int64_t>& skewsMs, std
 
 // The fewest other peers at an epoch from which a group without a quorum of them is left (maybeReleaseGroup).
 constexpr std::size_t kLeaveGroupsFrom = 3;
+// Groups left that this peer still answers for (each lives one round, so a few suffice).
+constexpr std::size_t kMaxLeftGroups = 16;
 // Peers whose unfollowed epoch claims are remembered, so that each is logged once (then it starts over).
 constexpr std::size_t kMaxUnfollowedNoted = 4096;
 constexpr auto kRecordTtl = 60s;
@@ -240,6 +243,9 @@ struct CollaborationLink::Session {
     bool chasing = false;          // alone at an epoch the others left: load their state (maybeFormGroup)
     bool chaseFailed = false;      // no donor had it: step alone after all
     collab::RoundStash stash;      // parts and connection notices for a round not begun here yet
+    // Groups this peer left before their round (maybeReleaseGroup), with its span in each: their members
+    // are told, when their messages arrive, that the span failed, so that none waits for it to time out.
+    std::deque<std::pair<std::string, std::uint32_t>> leftGroups;
     // Epoch claims not followed, already said in the log: the last epoch each peer claimed.
     std::map<std::string, std::uint64_t> unfollowedNoted;
     std::optional<FormedGroup> pending; // formed, waiting for the batch to fill
@@ -551,15 +557,36 @@ void CollaborationLink::serveRouter(Session& s, std::chrono::milliseconds wait) 
     }
 }
 
+const std::pair<std::string, std::uint32_t>* CollaborationLink::leftGroupOf(const Session& s,
+                                                                            const wire::Envelope& envelope) {
+    if (!collab::AllReduceRound::roundEpochOf(envelope))
+        return nullptr;
+    for (const auto& left : s.leftGroups)
+        if (collab::AllReduceRound::isRoundMessage(envelope, left.first))
+            return &left;
+    return nullptr;
+}
+
 void CollaborationLink::handleRouterMessage(Session& s, net::WireMessage message) {
     const wire::Envelope& envelope = message.envelope;
-    if (envelope.has_state_request()) {
+    if (envelope.has_state_request() || envelope.has_state_digest_request()) {
         s.bytesSent += s.server.answer(s.router, message);
     } else if (envelope.has_join_request()) {
         // Not gathering a group now: say so at once, so that the requester tries the next leader.
         wire::Envelope reply;
         reply.set_request_id(envelope.request_id());
         reply.mutable_join_reply()->set_code(wire::JoinReply::NOT_A_LEADER);
+        std::vector<zmq::message_t> frames = s.codec.encode(std::move(reply));
+        net::MessageCodec::trySend(s.router, frames, &message.route, true);
+    } else if (const auto left = leftGroupOf(s, envelope)) {
+        // A member of a group this peer left: its span will not come (PartFailure, as an aggregator that
+        // gives its span up says it).
+        wire::Envelope reply;
+        wire::PartFailure* failure = reply.mutable_part_failure();
+        failure->set_group_id(left->first);
+        failure->set_epoch(*collab::AllReduceRound::roundEpochOf(envelope));
+        failure->set_span(left->second);
+        failure->set_reason("left the group before its round: it held too few of the peers at its epoch");
         std::vector<zmq::message_t> frames = s.codec.encode(std::move(reply));
         net::MessageCodec::trySend(s.router, frames, &message.route, true);
     } else if (collab::AllReduceRound::roundEpochOf(envelope)) {
@@ -581,6 +608,8 @@ void CollaborationLink::refreshProgress(Session& s) {
     s.tracker.reportLocal(samples, rate, now);
     collab::PeerProgress record = s.tracker.localRecord(now);
     record.epoch += options_.publishedEpochLead;
+    if (options_.claimedSamples > 0)
+        record.samplesAccumulated = options_.claimedSamples;
     s.progressBoard.publish(record, kRecordTtl);
     s.tracker.update(s.progressBoard.fetch(kDhtLookup), SystemClock::now());
     const auto after = SystemClock::now();
@@ -645,7 +674,7 @@ void CollaborationLink::maybeDownloadState(Session& s) {
     for (const collab::PeerAnnouncement& peer :
          collab::PeerBoard::donors(s.peerBoard.fetch(kDhtLookup), local + 1))
         if (peer.peerId != peerId_)
-            donors.push_back({peer.peerId, peer.endpoint, peer.curveKey});
+            donors.push_back({peer.peerId, peer.endpoint, peer.curveKey, peer.coordinator});
     const std::string behindAt =
         "behind at epoch " + std::to_string(local) + " of " + std::to_string(global.epoch);
     if (donors.empty()) {
@@ -711,7 +740,9 @@ void CollaborationLink::maybeFormGroup(Session& s) {
     self.token = s.token.toStdString();
     {
         const std::lock_guard lock(mutex_);
-        self.weight = self.role == wire::ROLE_AUXILIARY ? 0.0 : static_cast<double>(reportedSamples_);
+        self.weight = self.role == wire::ROLE_AUXILIARY ? 0.0
+                      : options_.claimedSamples > 0     ? static_cast<double>(options_.claimedSamples)
+                                                        : static_cast<double>(reportedSamples_);
     }
     const auto began = SteadyClock::now();
     // Who to wait for: the peers at this epoch, and those still at the previous one, which are most
@@ -726,6 +757,8 @@ void CollaborationLink::maybeFormGroup(Session& s) {
          std::to_string(
              std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - began).count()) +
          " ms");
+    for (const std::string& problem : result.problems)
+        note("epoch " + std::to_string(local) + ": " + problem);
     // Parts of this group's round stay with the group; anything else is served as usual.
     std::vector<net::WireMessage> parts;
     for (net::WireMessage& message : result.early) {
@@ -769,8 +802,9 @@ void CollaborationLink::maybeReleaseGroup(Session& s) {
     // step apart from the rest with the liar's gradient alone, and the epoch that group reaches would end
     // everyone else's early. Such a peer leaves a group that holds fewer of the peers at its epoch than
     // would move the collaboration's epoch (ProgressAggregator::epochQuorum), and looks again, now that
-    // the others are looking too. Trainers look near their batch's end, together: leaving would only
-    // cost the group's other members a timed-out span.
+    // the others are looking too; the members that come to it are told that its span failed
+    // (leftGroups), so that none waits for it. Trainers look near their batch's end, together: leaving
+    // would only cost the group's other members their span from this peer.
     const std::uint64_t local = s.tracker.localEpoch();
     const std::vector<std::string> atEpoch = s.tracker.peersAt(local, SystemClock::now());
     std::size_t inGroup = 0;
@@ -784,6 +818,10 @@ void CollaborationLink::maybeReleaseGroup(Session& s) {
              std::to_string(s.pending->group.members.size()) + " that holds " + std::to_string(inGroup) +
              " of the " + std::to_string(atEpoch.size()) +
              " other peers at this epoch: it would step apart from the rest");
+        s.leftGroups.emplace_back(s.pending->group.groupId,
+                                  static_cast<std::uint32_t>(s.pending->group.indexOf(peerId_)));
+        if (s.leftGroups.size() > kMaxLeftGroups)
+            s.leftGroups.pop_front();
         s.pending.reset();
         s.groupOutstanding = false;
         return;

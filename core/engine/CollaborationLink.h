@@ -123,6 +123,10 @@ private:
     void runTasks(Session& s);
     void serveRouter(Session& s, std::chrono::milliseconds wait);
     void handleRouterMessage(Session& s, net::WireMessage message);
+    // The group this peer left before its round that `envelope` (a round message) is for, and this peer's
+    // span in it; nullptr for any other message.
+    static const std::pair<std::string, std::uint32_t>* leftGroupOf(const Session& s,
+                                                                    const wire::Envelope& envelope);
     void refreshProgress(Session& s);
     void announce(Session& s);
     void maybeDownloadState(Session& s);

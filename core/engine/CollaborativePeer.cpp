@@ -192,7 +192,7 @@ bool CollaborativePeer::obey(const PeerControls& controls, const Events& events)
         link_ = std::make_unique<CollaborationLink>(linkOptions_);
         offerState(); // also tells the new link this peer's epoch
         if (accumulator_)
-            link_->reportProgress(GradientAttack::claimedSamples(
+            link_->reportProgress(GradientAttack::believedSamples(
                                       options_.attack, static_cast<std::uint64_t>(accumulator_->samples())),
                                   0.0);
         if (events.onMessage)
@@ -294,7 +294,7 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerCo
                         50ms, restUntil - std::chrono::steady_clock::now()));
             }
             throughput.recordSamples(static_cast<double>(samples), collab::ThroughputEstimator::Clock::now());
-            link_->reportProgress(GradientAttack::claimedSamples(
+            link_->reportProgress(GradientAttack::believedSamples(
                                       options_.attack, static_cast<std::uint64_t>(accumulator_->samples())),
                                   throughput.samplesPerSecond());
         } else {

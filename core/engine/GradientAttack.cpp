@@ -19,6 +19,8 @@ std::optional<GradientAttack::Kind> GradientAttack::fromName(const QString& name
         return Kind::HeavyState;
     if (name == QLatin1String("inflated-samples"))
         return Kind::InflatedSamples;
+    if (name == QLatin1String("always-ready"))
+        return Kind::AlwaysReady;
     if (name == QLatin1String("future-epoch"))
         return Kind::FutureEpoch;
     return std::nullopt;

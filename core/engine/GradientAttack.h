@@ -15,19 +15,30 @@ namespace sahaj::engine {
 // too, as a real attacker would. Two lie in the state rounds instead: one sends its LAMB second moments as
 // -1e30 (finite, so that its own checks let it through, and impossible for an honest peer); the other
 // puts a weight of 10^12 on parameters of its own making (every parameter 0.5), which would make them
-// everyone's where the state rounds' weight of 1 were not enforced. Two lie about progress: one claims
-// 10^12 samples (the most a record may carry) in its records, on joining and as its gradient's weight;
-// the other publishes records two epochs ahead of its own.
+// everyone's where the state rounds' weight of 1 were not enforced. Three lie about progress: two claim
+// 10^12 samples (the most a record may carry) in their records, on joining and as their gradient's
+// weight; of those, one looks for groups when its real batch is due, as honest peers do, so that its
+// weight reaches their groups, and the other believes its own claim, so that it is always ready to step;
+// the third publishes records two epochs ahead of its own.
 class GradientAttack {
 public:
-    enum class Kind { None, Negate, Random, NegativeMoments, HeavyState, InflatedSamples, FutureEpoch };
+    enum class Kind {
+        None,
+        Negate,
+        Random,
+        NegativeMoments,
+        HeavyState,
+        InflatedSamples,
+        AlwaysReady,
+        FutureEpoch
+    };
 
     static constexpr double kScale = 1000.0;
     static constexpr double kHeavyStateWeight = 1e12;
     static constexpr std::uint64_t kInflatedSamples = 1'000'000'000'000;
     static constexpr std::uint64_t kFutureEpochLead = 2;
 
-    // "none", "negate", "random", "negative-moments", "heavy-state", "inflated-samples" or
+    // "none", "negate", "random", "negative-moments", "heavy-state", "inflated-samples", "always-ready" or
     // "future-epoch"; nullopt for anything else.
     static std::optional<Kind> fromName(const QString& name);
 
@@ -39,9 +50,17 @@ public:
     // The weight the peer puts on its state parts: 1 as the protocol says, but for HeavyState.
     static double stateWeight(Kind kind) { return kind == Kind::HeavyState ? kHeavyStateWeight : 1.0; }
     // The samples the peer claims to have (records, joining, gradient weight): its own, but for
-    // InflatedSamples.
+    // InflatedSamples and AlwaysReady (0: its own).
+    static std::uint64_t claimedSamples(Kind kind) {
+        return kind == Kind::InflatedSamples || kind == Kind::AlwaysReady ? kInflatedSamples : 0;
+    }
     static std::uint64_t claimedSamples(Kind kind, std::uint64_t samples) {
-        return kind == Kind::InflatedSamples ? kInflatedSamples : samples;
+        const std::uint64_t claim = claimedSamples(kind);
+        return claim > 0 ? claim : samples;
+    }
+    // The samples the peer's own progress estimate counts: its own, but for AlwaysReady.
+    static std::uint64_t believedSamples(Kind kind, std::uint64_t samples) {
+        return kind == Kind::AlwaysReady ? kInflatedSamples : samples;
     }
     // How many epochs ahead of its own its progress records claim to be.
     static std::uint64_t publishedEpochLead(Kind kind) {

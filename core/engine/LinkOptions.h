@@ -73,6 +73,9 @@ struct LinkOptions {
     // Testing a run's defences only (GradientAttack::FutureEpoch): its progress records claim an epoch
     // this much ahead of its own. 0 for every honest peer.
     std::uint64_t publishedEpochLead = 0;
+    // Testing a run's defences only (GradientAttack::InflatedSamples, AlwaysReady): its progress records
+    // and join requests claim this many samples whatever it has. 0, its own count, for every honest peer.
+    std::uint64_t claimedSamples = 0;
 
     // Group formation timings (schemaHash, encoding and vectorSize are filled in from above).
     collab::MatchmakingOptions matchmaking;

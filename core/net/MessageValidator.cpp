@@ -276,6 +276,18 @@ void MessageValidator::validate(const wire::Envelope& envelope, const std::vecto
         checkDataFrames(data, 1, "state_chunk");
         return;
     }
+    case E::kStateDigestRequest:
+        checkDataFrames(data, 0, "state_digest_request");
+        return;
+    case E::kStateDigest:
+        require(envelope.state_digest().sha256().size() == 32,
+                "state_digest.sha256 must be the 32-byte sha256 of the state");
+        require(envelope.state_digest().size() >= 1 &&
+                    envelope.state_digest().size() <=
+                        std::uint64_t{WireLimits::kMaxStateChunks} * WireLimits::kMaxDataFrameBytes,
+                "state_digest.size is out of range");
+        checkDataFrames(data, 0, "state_digest");
+        return;
     case E::kPing:
     case E::kPong:
         checkDataFrames(data, 0, "ping/pong");

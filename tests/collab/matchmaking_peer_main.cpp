@@ -3,8 +3,11 @@
 // identity, binds its ROUTER unless --role is client, runs Matchmaking::formGroup for run --run (--schema
 // TEXT: its sha256 is the schema hash; --weight, --bandwidth; --gather-ms, --min-gather-ms, --size), then the
 // all-reduce on the formed group with its test vector (--seed), and prints one JSON line: {"peer",
-// "group", "members", "index", "leader", "sha256", "complete"}. A group of one keeps its own values (no
-// round). Then it waits for standard input to close, so that its ROUTER serves late members.
+// "group", "members", "index", "leader", "sha256", "complete", "problems"}. A group of one keeps its own
+// values (no round). Then it waits for standard input to close, so that its ROUTER serves late members.
+//
+// With --attack KIND (never-begins, tiny-parts, crowd) it is a HostileLeader instead: it prints {"peer"}
+// and leads falsely for epoch 1 until standard input closes.
 //
 // Once its DHT has connected and its ROUTER is bound it prints "ready" and waits for a line on standard
 // input before it matches: starting a process and its DHT takes seconds on a loaded machine, and the test
@@ -18,6 +21,7 @@
 #include "core/net/SocketFactory.h"
 #include "core/security/PeerIdentity.h"
 #include "tests/collab/AllReduceTestVector.h"
+#include "tests/collab/HostileLeader.h"
 #include "tests/collab/PeerArguments.h"
 
 #include <QByteArray>
@@ -25,6 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -87,6 +92,23 @@ int main(int argc, char** argv) {
     options.encoding = collab::TensorEncoding::fp16();
     options.vectorSize = size;
     options.partElements = 65536;
+    const std::string attack = argument(argc, argv, "attack", "");
+    if (!attack.empty()) {
+        test::HostileLeader liar(
+            dhtNode, codec, router, test::HostileLeader::kindFromName(attack),
+            {options.schemaHash, options.encoding, options.vectorSize, options.partElements});
+        std::cout << nlohmann::json{{"peer", hex(peerId)}}.dump() << std::endl;
+        std::atomic<bool> stop = false;
+        std::thread reader([&] {
+            std::string line;
+            while (std::getline(std::cin, line)) {
+            }
+            stop = true;
+        });
+        liar.run(1, stop);
+        reader.join();
+        return 0;
+    }
     collab::GroupMember self;
     self.role = role == "client" ? wire::ROLE_CLIENT : role == "aux" ? wire::ROLE_AUXILIARY : wire::ROLE_NODE;
     self.bandwidth = std::stod(argument(argc, argv, "bandwidth", "1e6"));
@@ -119,7 +141,7 @@ int main(int argc, char** argv) {
     std::cout << nlohmann::json{{"peer", hex(peerId)},     {"group", hex(formed.group.groupId)},
                                 {"members", members},      {"index", formed.group.indexOf(peerId)},
                                 {"leader", formed.leader}, {"sha256", hash.toHex().toStdString()},
-                                {"complete", complete}}
+                                {"complete", complete},    {"problems", formed.problems}}
                      .dump()
               << std::endl;
     std::string line;

@@ -198,6 +198,44 @@ private Q_SLOTS:
         QVERIFY2(peers.back().result.value("leader").toBool(), "the better leader did not lead");
     }
 
+    // Admitted is not trusted: a leader whose declaration is always the earliest accepts the honest peers
+    // and then breaks its word. never-begins: it begins no group; without the wait bounded by its
+    // expiration and the refusal of its next declarations, the honest peers follow it again and again and
+    // end alone at the deadline. tiny-parts: parts of one value; crowd: a thousand made-up members. Without
+    // the check of a GroupBegin against the run's plan the honest peers take those groups. Either way they
+    // must end in a group of their own, and name the liar.
+    void aLeaderThatBreaksItsWordIsLeftBehind_data() {
+        QTest::addColumn<QString>("attack");
+        QTest::newRow("never-begins") << "never-begins";
+        QTest::newRow("tiny-parts") << "tiny-parts";
+        QTest::newRow("crowd") << "crowd";
+    }
+    void aLeaderThatBreaksItsWordIsLeftBehind() {
+        QFETCH(QString, attack);
+        std::vector<Peer> liar;
+        liar.push_back(start("node", 9, "A", {"--attack", attack}));
+        std::vector<Peer> honest;
+        startMore(honest, {"node", "node"});
+        QVERIFY(waitUntilReady(liar) && waitUntilReady(honest));
+        tellToBegin(liar.front());
+        const QString liarId = readJsonLine(*liar.front().process, 10000).value("peer").toString();
+        QVERIFY2(!liarId.isEmpty(), "the liar did not say who it is");
+        QThread::msleep(1000); // its declaration is in the DHT before the honest peers look
+        std::for_each(honest.begin(), honest.end(), tellToBegin);
+        finish(honest);
+        liar.front().process->closeWriteChannel();
+        liar.front().process->waitForFinished(10000);
+        verifyOneGroup(honest);
+        QCOMPARE(membersOf(honest.front()).size(), 2);
+        int named = 0;
+        for (const Peer& peer : honest)
+            for (const QJsonValue problem : peer.result.value("problems").toArray()) {
+                QVERIFY2(problem.toString().contains(liarId), qPrintable(problem.toString()));
+                ++named;
+            }
+        QVERIFY2(named > 0, "no honest peer named the liar");
+    }
+
     void anotherSchemaStaysApart() {
         std::vector<Peer> same;
         same.push_back(start("node", 1, "A"));

@@ -1,11 +1,13 @@
 // State download over real sockets on loopback: a newcomer falls back past a dead donor, a donor with
-// only an older state, and a donor whose bytes were altered, and gets the exact snapshot from a good one.
+// only an older state, and a donor whose bytes were altered, and gets the exact snapshot from a good one;
+// it loads only a state that a majority of the donors, or the coordinator, vouch for.
 // Each donor runs on its own thread, which owns its ROUTER. The next download tries the donors that failed
 // last.
 #include "core/collab/DonorHistory.h"
 #include "core/collab/StateChunker.h"
 #include "core/collab/StateDownloader.h"
 #include "core/collab/StateServer.h"
+#include "core/collab/StateVote.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/SocketFactory.h"
 
@@ -66,7 +68,7 @@ public:
         stop_.store(true);
         thread_.join();
     }
-    collab::StateDonor donor() const { return {peerId_, endpoint_}; }
+    collab::StateDonor donor(bool coordinator = false) const { return {peerId_, endpoint_, {}, coordinator}; }
 
 private:
     std::string peerId_;
@@ -124,6 +126,67 @@ private Q_SLOTS:
         collab::StateDownloader hopeless(codec, sockets, 5, 1 << 20, 500ms);
         QVERIFY(!hopeless.download({dead, stale.donor()}).has_value());
         QCOMPARE(hopeless.lastFailures().size(), std::size_t(2));
+    }
+
+    // Admitted is not trusted (docs/security.md): a donor serving a self-consistent state of its own making
+    // (right size, its own sha256) at an epoch ahead of everyone's is asked first, as the newest; before,
+    // the newcomer loaded it. Now the donors are asked what they would serve, and only a state a majority
+    // of them, or the coordinator, offers is downloaded.
+    void aStateNobodyVouchesForIsNotLoaded() {
+        zmq::context_t context;
+        const std::string real(10'000, 'r');
+        const std::string fake(10'000, 'f');
+        const auto current = std::make_shared<const collab::StateChunker>(real, 5, 3000);
+        Donor liar(context, 'L', std::make_shared<const collab::StateChunker>(fake, 9, 3000), false);
+        Donor good(context, 'G', current, false);
+        Donor other(context, 'H', current, false);
+        const std::string me(32, 'N');
+        const net::SocketFactory sockets(context, me);
+        const net::MessageCodec codec("state-test", me);
+
+        // Two honest donors of three: theirs is the majority.
+        collab::StateDownloader downloader(codec, sockets, 5, 1 << 20, 2000ms);
+        auto result = downloader.download({liar.donor(), good.donor(), other.donor()});
+        QVERIFY2(result.has_value(),
+                 qPrintable(QString::fromStdString(collab::describe(downloader.lastFailures()))));
+        QVERIFY(result->bytes == real);
+        QCOMPARE(result->epoch, std::uint64_t(5));
+        QCOMPARE(result->donor, std::string(32, 'G'));
+        QCOMPARE(result->failures.size(), std::size_t(1));
+        QCOMPARE(result->failures.front().peerId, std::string(32, 'L'));
+        QVERIFY2(QString::fromStdString(result->failures.front().reason).contains("offers epoch 9, sha256 "),
+                 result->failures.front().reason.c_str());
+
+        // One honest donor and the liar: the coordinator's word decides.
+        collab::StateDownloader second(codec, sockets, 5, 1 << 20, 2000ms);
+        result = second.download({liar.donor(), good.donor(/*coordinator=*/true)});
+        QVERIFY(result.has_value() && result->bytes == real);
+
+        // Without it, nothing can be believed: no download, and the failures say why.
+        collab::StateDownloader third(codec, sockets, 5, 1 << 20, 2000ms);
+        QVERIFY(!third.download({liar.donor(), good.donor()}).has_value());
+        QCOMPARE(third.lastFailures().size(), std::size_t(2));
+        QVERIFY2(QString::fromStdString(third.lastFailures().front().reason).contains("different states"),
+                 third.lastFailures().front().reason.c_str());
+    }
+
+    void theVoteTakesAMajorityOrTheCoordinatorNeverTheNewest() {
+        const collab::StateDigest real{5, std::string(32, 'r'), 100};
+        const collab::StateDigest fake{9, std::string(32, 'f'), 100};
+        const auto vote = [](const std::vector<collab::DonorDigest>& answers) {
+            std::string why;
+            return collab::StateVote::choose(answers, why);
+        };
+        const std::string a(32, 'a'), b(32, 'b'), c(32, 'c'), x(32, 'x'), y(32, 'y');
+        QVERIFY(vote({{x, false, fake}, {a, false, real}, {b, false, real}}) == real);
+        QVERIFY(vote({{x, false, fake}, {a, true, real}}) == real);
+        QVERIFY(vote({{x, false, fake}}) == fake); // nobody to compare with
+        QVERIFY(!vote({{x, false, fake}, {a, false, real}}).has_value());
+        QVERIFY(!vote({}).has_value());
+        // A liar answering twice counts once; two liars of four are no majority, the coordinator decides.
+        QVERIFY(!vote({{x, false, fake}, {x, false, fake}, {a, false, real}}).has_value());
+        QVERIFY(vote({{x, false, fake}, {y, false, fake}, {a, true, real}, {b, false, real}}) == real);
+        QVERIFY(vote({{x, false, fake}, {y, false, fake}, {c, false, fake}, {a, true, real}}) == fake);
     }
 
     // Admitted is not trusted (docs/security.md): a donor that answers every request just inside the chunk

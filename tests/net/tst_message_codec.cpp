@@ -301,6 +301,21 @@ private Q_SLOTS:
         chunk.mutable_state_chunk()->set_sha256(std::string(32, 'h'));
         QCOMPARE(rejectionWithAFrame(chunk), QString());
 
+        wire::Envelope digest;
+        digest.mutable_state_digest()->set_epoch(4);
+        digest.mutable_state_digest()->set_size(100);
+        digest.mutable_state_digest()->set_sha256(std::string(16, 'h')); // half a hash
+        QVERIFY(rejection(digest).contains("state_digest.sha256"));
+        digest.mutable_state_digest()->set_sha256(std::string(32, 'h'));
+        QCOMPARE(rejection(digest), QString());
+        digest.mutable_state_digest()->set_size(0);
+        QVERIFY(rejection(digest).contains("state_digest.size"));
+        digest.mutable_state_digest()->set_size(100);
+        QVERIFY(!rejectionWithAFrame(digest).isEmpty()); // a digest carries no data
+        wire::Envelope askDigest;
+        askDigest.mutable_state_digest_request()->set_min_epoch(3);
+        QCOMPARE(rejection(askDigest), QString());
+
         wire::Envelope leave;
         leave.mutable_leave()->set_reason(std::string(5000, 'x'));
         QVERIFY(rejection(leave).contains("longer than"));
