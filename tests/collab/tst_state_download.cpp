@@ -168,6 +168,15 @@ private Q_SLOTS:
         QCOMPARE(third.lastFailures().size(), std::size_t(2));
         QVERIFY2(QString::fromStdString(third.lastFailures().front().reason).contains("different states"),
                  third.lastFailures().front().reason.c_str());
+
+        // Once more than half of the donors asked offer one state, the others are not waited for: a dead
+        // donor's record costs nothing, and is not held against it.
+        Donor another(context, 'K', current, false);
+        const collab::StateDonor dead{std::string(32, 'D'), "tcp://127.0.0.1:9"};
+        collab::StateDownloader fourth(codec, sockets, 5, 1 << 20, 60000ms);
+        result = fourth.download({dead, good.donor(), other.donor(), another.donor()});
+        QVERIFY(result.has_value() && result->bytes == real);
+        QVERIFY2(result->failures.empty(), collab::describe(result->failures).c_str());
     }
 
     void theVoteTakesAMajorityOrTheCoordinatorNeverTheNewest() {
