@@ -328,8 +328,15 @@ private:
         for (const LeaderCandidate& candidate : candidates_)
             if (candidate.peerId == suggested.peerId)
                 suggested = candidate;
-        if (mayFollow(suggested))
+        if (mayFollow(suggested)) {
             next = suggested;
+            return false;
+        }
+        // The target is on its way to a leader this peer no longer follows (one that failed it): it will be
+        // back soon, leading or following someone else. Ask it again after a refresh rather than leave it
+        // for good (two honest peers that had both followed a liar otherwise each ended alone).
+        refused_.erase(keyOf(target));
+        serveUntil(std::min(deadline_, Clock::now() + options_.refreshInterval), nullptr);
         return false;
     }
 

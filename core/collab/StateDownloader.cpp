@@ -112,16 +112,7 @@ std::vector<DonorDigest> StateDownloader::askDigests(const std::vector<StateDono
     const auto deadline = std::chrono::steady_clock::now() + chunkTimeout_;
     // A digest that more than half of the donors asked offer is the majority of any set that answers:
     // nobody needs to be waited for any more (a dead donor's record would otherwise cost the timeout).
-    const auto decided = [&] {
-        for (const DonorDigest& answer : answers) {
-            std::size_t backers = 0;
-            for (const DonorDigest& other : answers)
-                backers += other.digest == answer.digest ? 1 : 0;
-            if (2 * backers > asking.size())
-                return true;
-        }
-        return false;
-    };
+    const auto decided = [&] { return StateVote::majority(answers, asking.size()).has_value(); };
     while (open > 0 && std::chrono::steady_clock::now() < deadline && !decided()) {
         std::vector<zmq::pollitem_t> items;
         std::vector<Asking*> polled;

@@ -4,37 +4,64 @@
 
 namespace sahaj::collab {
 
-std::optional<StateDigest> StateVote::choose(const std::vector<DonorDigest>& answers, std::string& why) {
-    why.clear();
-    if (answers.empty()) {
-        why = "no donor said what it would serve";
-        return std::nullopt;
-    }
-    // Each donor counts once, with its first answer.
-    std::vector<std::string> seen;
+namespace {
+
+// The answers' distinct digests and how many donors give each, every donor counted once (its first
+// answer); `donors` is how many donors that is, and `coordinator` the coordinator's digest, if it answered.
+struct Tally {
     std::vector<std::pair<StateDigest, std::size_t>> backing;
-    const StateDigest* coordinators = nullptr;
+    std::size_t donors = 0;
+    const StateDigest* coordinator = nullptr;
+};
+
+Tally tally(const std::vector<DonorDigest>& answers) {
+    Tally result;
+    std::vector<const std::string*> seen;
     for (const DonorDigest& answer : answers) {
-        if (std::find(seen.begin(), seen.end(), answer.peerId) != seen.end())
+        if (std::any_of(seen.begin(), seen.end(),
+                        [&](const std::string* id) { return *id == answer.peerId; }))
             continue;
-        seen.push_back(answer.peerId);
-        if (answer.coordinator && !coordinators)
-            coordinators = &answer.digest;
-        const auto it = std::find_if(backing.begin(), backing.end(),
+        seen.push_back(&answer.peerId);
+        if (answer.coordinator && !result.coordinator)
+            result.coordinator = &answer.digest;
+        const auto it = std::find_if(result.backing.begin(), result.backing.end(),
                                      [&](const auto& entry) { return entry.first == answer.digest; });
-        if (it == backing.end())
-            backing.emplace_back(answer.digest, 1);
+        if (it == result.backing.end())
+            result.backing.emplace_back(answer.digest, 1);
         else
             ++it->second;
     }
-    for (const auto& [digest, backers] : backing)
-        if (2 * backers > seen.size())
+    result.donors = seen.size();
+    return result;
+}
+
+std::optional<StateDigest> majorityOf(const Tally& counted, std::size_t donors) {
+    for (const auto& [digest, backers] : counted.backing)
+        if (2 * backers > donors)
             return digest;
-    if (coordinators)
-        return *coordinators;
-    if (seen.size() == 1)
-        return backing.front().first;
-    why = std::to_string(seen.size()) + " donors offer " + std::to_string(backing.size()) +
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<StateDigest> StateVote::majority(const std::vector<DonorDigest>& answers, std::size_t donors) {
+    return majorityOf(tally(answers), donors);
+}
+
+std::optional<StateDigest> StateVote::choose(const std::vector<DonorDigest>& answers, std::string& why) {
+    why.clear();
+    const Tally counted = tally(answers);
+    if (counted.donors == 0) {
+        why = "no donor said what it would serve";
+        return std::nullopt;
+    }
+    if (std::optional<StateDigest> digest = majorityOf(counted, counted.donors))
+        return digest;
+    if (counted.coordinator)
+        return *counted.coordinator;
+    if (counted.donors == 1)
+        return counted.backing.front().first;
+    why = std::to_string(counted.donors) + " donors offer " + std::to_string(counted.backing.size()) +
           " different states, none of them by a majority or the coordinator";
     return std::nullopt;
 }

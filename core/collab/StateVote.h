@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,6 +38,9 @@ class StateVote {
 public:
     // The digest to download, or nullopt with `why` saying what the donors disagreed on.
     static std::optional<StateDigest> choose(const std::vector<DonorDigest>& answers, std::string& why);
+    // The digest more than half of `donors` give in `answers` (each donor counted once), if any: once
+    // one holds that for all the donors asked, no later answer can change the choice.
+    static std::optional<StateDigest> majority(const std::vector<DonorDigest>& answers, std::size_t donors);
 };
 
 } // namespace sahaj::collab

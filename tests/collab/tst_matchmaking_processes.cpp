@@ -214,8 +214,12 @@ private Q_SLOTS:
         QFETCH(QString, attack);
         std::vector<Peer> liar;
         liar.push_back(start("node", 9, "A", {"--attack", attack}));
+        // The honest peers gather for 16 s: each waits up to the liar's expiration + 5 s for its GroupBegin
+        // first, and a declaration of theirs that expired meanwhile would have one of them begin alone.
+        const QStringList gather{"--gather-ms", "16000", "--min-gather-ms", "16000"};
         std::vector<Peer> honest;
-        startMore(honest, {"node", "node"});
+        honest.push_back(start("node", 1, "A", gather));
+        honest.push_back(start("node", 2, "A", gather));
         QVERIFY(waitUntilReady(liar) && waitUntilReady(honest));
         tellToBegin(liar.front());
         const QString liarId = readJsonLine(*liar.front().process, 10000).value("peer").toString();

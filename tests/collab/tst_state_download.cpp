@@ -24,44 +24,51 @@ using namespace std::chrono_literals;
 namespace {
 
 // A donor process in miniature: serves `snapshot` until stopped; `tamper` alters chunk 1's bytes; `delay`
-// holds every answer back that long.
+// holds every answer back that long; `claimed`, when set, is what it says it would serve (its digest).
 class Donor {
 public:
     Donor(zmq::context_t& context, char id, std::shared_ptr<const collab::StateChunker> snapshot, bool tamper,
-          std::chrono::milliseconds delay = 0ms)
+          std::chrono::milliseconds delay = 0ms, std::shared_ptr<const collab::StateChunker> claimed = {})
         : peerId_(32, id) {
         std::promise<std::string> bound;
         endpoint_future_ = bound.get_future();
-        thread_ = std::thread([this, &context, snapshot, tamper, delay, bound = std::move(bound)]() mutable {
-            const net::SocketFactory sockets(context, peerId_);
-            const net::MessageCodec codec("state-test", peerId_);
-            zmq::socket_t router = sockets.bindRouter("tcp://127.0.0.1:0");
-            bound.set_value(net::SocketFactory::boundEndpoint(router));
-            collab::StateServer server(codec);
-            server.offer(snapshot);
-            while (!stop_.load()) {
-                zmq::message_t route;
-                auto frames = net::MessageCodec::receive(router, 50ms, &route);
-                if (!frames)
-                    continue;
-                net::WireMessage request = codec.decode(std::move(*frames));
-                request.route = std::move(route);
-                std::this_thread::sleep_for(delay);
-                if (!tamper || request.envelope.state_request().chunk() != 1) {
-                    server.answer(router, request);
-                    continue;
+        thread_ = std::thread(
+            [this, &context, snapshot, tamper, delay, claimed, bound = std::move(bound)]() mutable {
+                const net::SocketFactory sockets(context, peerId_);
+                const net::MessageCodec codec("state-test", peerId_);
+                zmq::socket_t router = sockets.bindRouter("tcp://127.0.0.1:0");
+                bound.set_value(net::SocketFactory::boundEndpoint(router));
+                collab::StateServer server(codec);
+                server.offer(snapshot);
+                collab::StateServer claims(codec);
+                claims.offer(claimed ? claimed : snapshot);
+                while (!stop_.load()) {
+                    zmq::message_t route;
+                    auto frames = net::MessageCodec::receive(router, 50ms, &route);
+                    if (!frames)
+                        continue;
+                    net::WireMessage request = codec.decode(std::move(*frames));
+                    request.route = std::move(route);
+                    std::this_thread::sleep_for(delay);
+                    if (request.envelope.has_state_digest_request()) {
+                        claims.answer(router, request);
+                        continue;
+                    }
+                    if (!tamper || request.envelope.state_request().chunk() != 1) {
+                        server.answer(router, request);
+                        continue;
+                    }
+                    wire::Envelope reply;
+                    reply.set_request_id(request.envelope.request_id());
+                    *reply.mutable_state_chunk() = snapshot->header(1);
+                    zmq::message_t data = snapshot->data(1);
+                    static_cast<char*>(data.data())[3] ^= 0x40;
+                    std::vector<zmq::message_t> payload;
+                    payload.push_back(std::move(data));
+                    auto out = codec.encode(std::move(reply), std::move(payload));
+                    net::MessageCodec::send(router, out, &request.route);
                 }
-                wire::Envelope reply;
-                reply.set_request_id(request.envelope.request_id());
-                *reply.mutable_state_chunk() = snapshot->header(1);
-                zmq::message_t data = snapshot->data(1);
-                static_cast<char*>(data.data())[3] ^= 0x40;
-                std::vector<zmq::message_t> payload;
-                payload.push_back(std::move(data));
-                auto out = codec.encode(std::move(reply), std::move(payload));
-                net::MessageCodec::send(router, out, &request.route);
-            }
-        });
+            });
         endpoint_ = endpoint_future_.get();
     }
     ~Donor() {
@@ -168,6 +175,18 @@ private Q_SLOTS:
         QCOMPARE(third.lastFailures().size(), std::size_t(2));
         QVERIFY2(QString::fromStdString(third.lastFailures().front().reason).contains("different states"),
                  third.lastFailures().front().reason.c_str());
+
+        // A liar that says it would serve the vouched state and serves its own: refused from the first chunk
+        // (another snapshot id), and the next donor serves.
+        Donor twoFaced(context, 'T', std::make_shared<const collab::StateChunker>(fake, 5, 3000), false, 0ms,
+                       current);
+        collab::StateDownloader fifth(codec, sockets, 5, 1 << 20, 2000ms);
+        result = fifth.download({twoFaced.donor(), good.donor(), other.donor()});
+        QVERIFY(result.has_value() && result->bytes == real);
+        QCOMPARE(result->failures.size(), std::size_t(1));
+        QVERIFY2(QString::fromStdString(result->failures.front().reason)
+                     .contains("not the state the donors vouched"),
+                 result->failures.front().reason.c_str());
 
         // Once more than half of the donors asked offer one state, the others are not waited for: a dead
         // donor's record costs nothing, and is not held against it.
