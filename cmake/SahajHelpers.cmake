@@ -8,7 +8,8 @@ endfunction()
 
 # sahaj_add_test(NAME <name> SOURCES <files...> LIBS <targets...> LABELS <labels...> [TIMEOUT <s>])
 # Builds a Qt Test executable and registers it with CTest. Tests find the repository and the shared
-# data folder through SAHAJ_SOURCE_DIR and SAHAJ_SHARED_DIR (the latter may be absent: tests skip then).
+# data folder through SAHAJ_SOURCE_DIR and SAHAJ_SHARED_DIR (the latter may be absent: tests skip then), and
+# the tokenizer the build trains on the test sample through SAHAJ_SAMPLE_TOKENIZER (tests/CMakeLists.txt).
 function(sahaj_add_test)
     cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
     add_executable(${T_NAME} ${T_SOURCES})
@@ -22,5 +23,5 @@ function(sahaj_add_test)
     set_tests_properties(${T_NAME} PROPERTIES
         LABELS "${T_LABELS}"
         TIMEOUT ${T_TIMEOUT}
-        ENVIRONMENT "SAHAJ_SOURCE_DIR=${PROJECT_SOURCE_DIR};SAHAJ_SHARED_DIR=${shared_dir};SAHAJ_NODE=$<TARGET_FILE:sahaj-node>;QT_QPA_PLATFORM=offscreen")
+        ENVIRONMENT "SAHAJ_SOURCE_DIR=${PROJECT_SOURCE_DIR};SAHAJ_SHARED_DIR=${shared_dir};SAHAJ_NODE=$<TARGET_FILE:sahaj-node>;SAHAJ_SAMPLE_TOKENIZER=${SAHAJ_SAMPLE_TOKENIZER};QT_QPA_PLATFORM=offscreen")
 endfunction()

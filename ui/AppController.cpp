@@ -81,6 +81,7 @@ QStringList AppController::applySettings(const engine::VolunteerSettings& settin
     engine::VolunteerSettings next = settings;
     next.snoozeUntilMs = settings_.snoozeUntilMs;
     next.userPaused = settings_.userPaused;
+    next.rejoinOnStart = settings_.rejoinOnStart;
     if (QStringList problems = next.problems(); !problems.isEmpty())
         return problems;
     try {
@@ -116,11 +117,29 @@ QString AppController::join(const QString& secret) {
     if (settings_.shareCountry)
         request.country = settings_.country.isEmpty() ? systemCountry() : settings_.country;
     request.limits = settings_.limits;
-    return engine_.join(request);
+    QString problem = engine_.join(request);
+    if (problem.isEmpty() && !settings_.rejoinOnStart) {
+        settings_.rejoinOnStart = true;
+        persist();
+    }
+    return problem;
 }
 
 void AppController::leave() {
     engine_.leave();
+    if (settings_.rejoinOnStart) {
+        settings_.rejoinOnStart = false;
+        persist();
+    }
+}
+
+QString AppController::rejoin() {
+    if (!settings_.rejoinOnStart || settings_.userPaused || !settings_.firstRunDone ||
+        !settings_.consentGiven || settings_.runLink.isEmpty())
+        return {};
+    if (const auto snapshot = engine_.snapshot(); snapshot && snapshot->state != engine::EngineState::Offline)
+        return {};
+    return join(QString());
 }
 
 void AppController::pauseByUser() {
@@ -136,6 +155,9 @@ void AppController::resumeByUser() {
     persist();
     Q_EMIT settingsChanged();
     evaluateRules();
+    // Paused when the app started, it did not join: resuming is the volunteer's word to go on.
+    if (const QString problem = rejoin(); !problem.isEmpty())
+        report(tr("Joining again did not start: %1").arg(problem));
 }
 
 void AppController::finishStepThenPause() {

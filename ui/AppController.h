@@ -40,11 +40,16 @@ public:
 
     // Joins the run the settings name, with `secret` (a password or invite code, never stored) and this
     // peer's keys under the app data folder. Returns the problem, empty: joining.
+    // A join that starts is remembered (rejoinOnStart), until leave().
     QString join(const QString& secret);
     void leave();
+    // At the app's start: joins again, without a secret, when the volunteer had joined and neither left
+    // nor paused (a paused one joins on resumeByUser). Returns the problem, empty: joining or nothing to do.
+    QString rejoin();
 
     void pauseByUser();
-    // Clears the user's pause and any snooze; the automatic rules still apply.
+    // Clears the user's pause and any snooze; the automatic rules still apply. Offline, it joins again the
+    // run the volunteer had not left (rejoin()).
     void resumeByUser();
     // The engine pauses after its next global step; the pause is then the user's, and persisted.
     void finishStepThenPause();

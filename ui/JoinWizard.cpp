@@ -1,6 +1,7 @@
 #include "ui/JoinWizard.h"
 
 #include "core/engine/EngineFacade.h"
+#include "core/engine/JoinRequest.h"
 #include "ui/AppController.h"
 #include "ui/StateText.h"
 #include "ui/TrayIcon.h"
@@ -112,8 +113,9 @@ QWizardPage* JoinWizard::buildJoinPage() {
     const engine::VolunteerSettings& settings = controller_.settings();
     auto* page = new FieldPage;
     page->setTitle(tr("Choose the run to join"));
-    page->setSubTitle(tr("Paste the join link the organiser gave you, or choose the join file. Some runs "
-                         "also ask for a user name and a password or invite code, or a token file."));
+    page->setSubTitle(tr("A run's organiser gives its join link or join file to volunteers (on the run's web "
+                         "page, or by message): paste the link, or choose the file. Some runs also ask for a "
+                         "user name and a password or invite code, or a token file."));
     auto* form = new QFormLayout(page);
 
     auto* runField = new PathField(PathField::Kind::File, tr("Choose &file…"), tr("Choose a join file"),
@@ -121,7 +123,7 @@ QWizardPage* JoinWizard::buildJoinPage() {
     runLink_ = runField->lineEdit();
     runLink_->setText(settings.runLink);
     runLink_->setObjectName(QStringLiteral("runLinkEdit"));
-    runLink_->setPlaceholderText(tr("sahaj://…"));
+    runLink_->setPlaceholderText(tr("sahaj:join/…, https://… or a join file"));
     runField->addTo(form, tr("Join &link or file:"));
     page->registerField(QStringLiteral("run*"), runLink_);
 
@@ -143,6 +145,9 @@ QWizardPage* JoinWizard::buildJoinPage() {
     tokenFile_->setObjectName(QStringLiteral("tokenFileEdit"));
     tokenFile_->setPlaceholderText(tr("optional"));
     tokenField->addTo(form, tr("&Token file:"));
+
+    runProblem_ = makeProblemLabel(page, QStringLiteral("runProblemLabel"), tr("What is wrong with the run"));
+    form->addRow(runProblem_);
     return page;
 }
 
@@ -191,13 +196,7 @@ QWizardPage* JoinWizard::buildLimitsPage() {
     pauseOnBattery_->setChecked(settings.pauseOnBattery);
     form->addRow(QString(), pauseOnBattery_);
 
-    problem_ = new QLabel(page);
-    problem_->setObjectName(QStringLiteral("problemLabel"));
-    problem_->setAccessibleName(tr("Why joining did not start"));
-    problem_->setTextFormat(Qt::PlainText);
-    problem_->setWordWrap(true);
-    problem_->setStyleSheet(QStringLiteral("color: #b71c1c;"));
-    problem_->hide();
+    problem_ = makeProblemLabel(page, QStringLiteral("problemLabel"), tr("Why joining did not start"));
     form->addRow(problem_);
     page->setCommitPage(true);
     return page;
@@ -274,9 +273,28 @@ void JoinWizard::renderPreparation() {
 }
 
 bool JoinWizard::validateCurrentPage() {
+    if (currentId() == JoinPage) {
+        // Checked here, in the volunteer's words, rather than failing after the wizard closed.
+        const QString problem = engine::JoinRequest::runProblem(runLink_->text());
+        runProblem_->setText(problem);
+        runProblem_->setVisible(!problem.isEmpty());
+        return problem.isEmpty() && QWizard::validateCurrentPage();
+    }
     if (currentId() != LimitsPage)
         return QWizard::validateCurrentPage();
     return saveAndJoin();
+}
+
+QLabel* JoinWizard::makeProblemLabel(QWidget* parent, const QString& objectName,
+                                     const QString& accessibleName) {
+    auto* label = new QLabel(parent);
+    label->setObjectName(objectName);
+    label->setAccessibleName(accessibleName);
+    label->setTextFormat(Qt::PlainText);
+    label->setWordWrap(true);
+    label->setStyleSheet(QStringLiteral("color: #b71c1c;"));
+    label->hide();
+    return label;
 }
 
 bool JoinWizard::saveAndJoin() {

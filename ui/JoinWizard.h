@@ -43,6 +43,9 @@ protected:
 private:
     QWizardPage* buildConsentPage();
     QWizardPage* buildJoinPage();
+    // A hidden red label for a problem, named for screen readers.
+    static QLabel* makeProblemLabel(QWidget* parent, const QString& objectName,
+                                    const QString& accessibleName);
     QWizardPage* buildHardwarePage();
     QWizardPage* buildLimitsPage();
     QWizardPage* buildPreparingPage();
@@ -69,6 +72,7 @@ private:
     LimitsFields limits_;
     QCheckBox* pauseOnBattery_ = nullptr;
     QLabel* problem_ = nullptr;
+    QLabel* runProblem_ = nullptr; // on the join page: why the run given cannot be joined
     QLabel* joinState_ = nullptr;
     DownloadProgress* download_ = nullptr;
 };

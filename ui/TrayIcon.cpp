@@ -166,11 +166,14 @@ std::optional<TrayIcon::Notice> TrayIcon::disconnectionNotice(engine::EngineStat
 }
 
 std::optional<TrayIcon::Notice> TrayIcon::eventNotice(const engine::EngineEvent& event,
-                                                      bool notificationsOn) {
+                                                      engine::EngineState state, bool notificationsOn) {
     if (!notificationsOn)
         return std::nullopt;
     switch (event.level) {
     case engine::EngineEvent::Level::Error:
+        if (!connected(state) && state != engine::EngineState::Paused &&
+            state != engine::EngineState::Snoozed)
+            return Notice{tr("Sahaj could not join the run"), event.text, QSystemTrayIcon::Critical};
         return Notice{tr("Sahaj stopped training"), event.text, QSystemTrayIcon::Critical};
     case engine::EngineEvent::Level::Milestone:
         return Notice{tr("Sahaj milestone"), event.text, QSystemTrayIcon::Information};
@@ -197,7 +200,7 @@ void TrayIcon::onSnapshot() {
 }
 
 void TrayIcon::onEvent(const engine::EngineEvent& event) {
-    if (const auto notice = eventNotice(event, controller_.settings().notifications))
+    if (const auto notice = eventNotice(event, lastState_, controller_.settings().notifications))
         notify(*notice);
 }
 

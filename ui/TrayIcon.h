@@ -69,8 +69,10 @@ public:
     static std::optional<Notice> disconnectionNotice(engine::EngineState before,
                                                      const engine::EngineSnapshot& now, bool userAsked,
                                                      bool notificationsOn);
-    // Errors and milestones are notified, the rest only logged. Nothing when notifications are off.
-    static std::optional<Notice> eventNotice(const engine::EngineEvent& event, bool notificationsOn);
+    // Errors and milestones are notified, the rest only logged. Nothing when notifications are off. An
+    // error while the engine was joining (`state`) says that joining failed: nothing had started.
+    static std::optional<Notice> eventNotice(const engine::EngineEvent& event, engine::EngineState state,
+                                             bool notificationsOn);
 
 Q_SIGNALS:
     void openRequested();

@@ -4,7 +4,7 @@
 
 namespace sahaj::volunteer {
 
-DemoSession::DemoSession(DemoFiles files, QString folder, QObject* parent)
+DemoSession::DemoSession(node::DemoFiles files, QString folder, QObject* parent)
     : QObject(parent), files_(std::move(files)), folder_(std::move(folder)) {}
 
 DemoSession::~DemoSession() {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/volunteer/DemoFiles.h"
+#include "app/node/DemoFiles.h"
 
 #include <QObject>
 #include <QString>
@@ -19,7 +19,7 @@ namespace sahaj::volunteer {
 class DemoSession : public QObject {
     Q_OBJECT
 public:
-    DemoSession(DemoFiles files, QString folder, QObject* parent = nullptr);
+    DemoSession(node::DemoFiles files, QString folder, QObject* parent = nullptr);
     // Stops the peers (they leave politely) and waits for them.
     ~DemoSession() override;
 
@@ -31,7 +31,7 @@ Q_SIGNALS:
     void failed(const QString& why);
 
 private:
-    DemoFiles files_;
+    node::DemoFiles files_;
     QString folder_;
     std::thread thread_;
     std::mutex mutex_;

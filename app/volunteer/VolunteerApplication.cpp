@@ -104,6 +104,10 @@ QString VolunteerApplication::start() {
     } else if (!controller_->settings().firstRunDone) {
         window_->show();
         window_->openJoinWizard(); // training starts only when the user clicks Join there
+    } else if (const QString problem = controller_->rejoin(); !problem.isEmpty()) {
+        // Joined when it was last quit: it resumes (start at login must compute, not just show an icon).
+        std::cerr << "sahaj-volunteer: joining again did not start: " << problem.toStdString() << std::endl;
+        window_->show();
     }
     if (!options_.screenshotFolder.isEmpty()) {
         tour_ = std::make_unique<ScreenshotTour>(*engine_, *window_, options_.screenshotFolder);
@@ -118,7 +122,7 @@ QString VolunteerApplication::start() {
 }
 
 void VolunteerApplication::startDemo() {
-    const DemoFiles files = DemoFiles::locate();
+    const node::DemoFiles files = node::DemoFiles::locate();
     if (const QString problem = files.problem(); !problem.isEmpty()) {
         std::cerr << "sahaj-volunteer: no demo: " << problem.toStdString() << std::endl;
         QTimer::singleShot(0, qApp, [] { QCoreApplication::exit(2); });

@@ -242,7 +242,10 @@ struct CollaborationLink::Session {
     bool synced = false;           // this peer knows it is not a newcomer behind the others
     bool chasing = false;          // alone at an epoch the others left: load their state (maybeFormGroup)
     bool chaseFailed = false;      // no donor had it: step alone after all
-    collab::RoundStash stash;      // parts and connection notices for a round not begun here yet
+    // Since when this peer, its batch full, has found itself alone at an epoch other peers are at
+    // (maybeFormGroup), and at which epoch; unset once a group of two or more forms.
+    std::optional<std::pair<std::uint64_t, SteadyClock::time_point>> aloneSince;
+    collab::RoundStash stash; // parts and connection notices for a round not begun here yet
     // Groups this peer left before their round (maybeReleaseGroup), with its span in each: their members
     // are told, when their messages arrive, that the span failed, so that none waits for it to time out.
     std::deque<std::pair<std::string, std::uint32_t>> leftGroups;
@@ -781,8 +784,25 @@ void CollaborationLink::maybeFormGroup(Session& s) {
             return;
         }
     }
-    if (result.group.members.size() >= 2)
+    // Alone, its batch full, while other peers are at this epoch: stepping alone would part it from them
+    // (seen: an honest trainer drawn into a pair with a liar that is always ready, then stepping alone at
+    // the next epochs, ended with parameters of its own). It looks again, as they are about to look too,
+    // for at most a matchmaking deadline; then it steps alone rather than not at all (their records may
+    // outlive them, or lie).
+    if (result.group.members.size() < 2) {
+        const std::size_t others = s.tracker.peersAt(local, SystemClock::now()).size();
+        const auto now = SteadyClock::now();
+        if (others > 0 && (!s.aloneSince || s.aloneSince->first != local)) {
+            s.aloneSince.emplace(local, now);
+            note("epoch " + std::to_string(local) + ": alone while " + std::to_string(others) +
+                 " other peer(s) are at this epoch: looking again rather than stepping apart");
+        }
+        if (others > 0 && now - s.aloneSince->second < options_.matchmaking.deadline)
+            return;
+    } else {
+        s.aloneSince.reset();
         s.chaseFailed = false;
+    }
     s.groupOutstanding = true;
     s.pending = FormedGroup{std::move(result.group), std::move(result.early), result.leader};
     s.pendingSince = SteadyClock::now();

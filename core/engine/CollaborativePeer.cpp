@@ -91,6 +91,10 @@ CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(o
         if (std::optional<collab::TrainingState> saved = StateCheckpoint::load(options_.stateDir, schema_)) {
             replica_->importState(*saved, options_.stateDir.toStdString());
             lastCheckpointEpoch_ = replica_->epoch();
+        } else {
+            // A new run's origin is saved at once: what training changed can be compared with it (the
+            // demo's fill-mask before and after), and the folder holds a loadable model from the start.
+            saveCheckpoint();
         }
     }
 

@@ -1,6 +1,11 @@
 #include "core/engine/JoinRequest.h"
 
+#include "core/run/JoinFile.h"
+#include "core/run/ManifestSyntax.h"
+
 #include <QRegularExpression>
+
+#include <stdexcept>
 
 namespace sahaj::engine {
 
@@ -25,6 +30,23 @@ QString JoinRequest::problem() const {
     if (threads < 0 || threads > 1024)
         return QStringLiteral("the thread count must be between 0 (automatic) and 1024");
     return limits.problem();
+}
+
+QString JoinRequest::runProblem(const QString& run) {
+    const QString text = run.trimmed();
+    if (text.isEmpty())
+        return QStringLiteral(
+            "no run chosen: paste the join link, or choose the join file, its organiser gave you");
+    if (run::ManifestSyntax::isRemoteUrl(text))
+        return {};
+    if (const QString problem = run::ManifestSyntax::joinUrlProblem(text); !problem.isEmpty())
+        return problem;
+    try {
+        run::JoinFile::readRun(text, /*signedOnly=*/true);
+        return {};
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
 }
 
 } // namespace sahaj::engine

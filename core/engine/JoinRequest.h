@@ -11,7 +11,7 @@ namespace sahaj::engine {
 
 // Everything the engine needs to join a run, as the wizard or the settings describe it.
 struct JoinRequest {
-    QString run;         // a join link (sahaj://...) or the path of a join file
+    QString run;         // a join link (sahaj:join/...), the https URL of a join file, or its path
     QString organiser;   // the organiser key to insist on (64 hex digits), empty: the one the run names
     QString coordinator; // IPV4:PORT, empty: the manifest's first
     // Credentials the run's policy asks for: a user name and a password or invite code, or a token file
@@ -36,6 +36,10 @@ struct JoinRequest {
 
     // Empty when the request can be tried, else one sentence saying what is missing or wrong.
     QString problem() const;
+    // What is wrong with `run` as what a volunteer joins, in one plain sentence (empty file, random bytes,
+    // a plain manifest, no such file, a malformed link...: run::JoinFile::problemWithFile), checked before
+    // the wizard finishes; empty when it verifies, or is a URL (downloaded, and checked, when joining).
+    static QString runProblem(const QString& run);
     // "auto" (the GPUs whose cores pass their self-test, else the CPU: engine::CorePlanner), "cpu",
     // "cuda" (the first GPU) or "cuda:N".
     static bool isDeviceName(const QString& text);

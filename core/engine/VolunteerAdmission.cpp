@@ -5,6 +5,7 @@
 #include "core/admission/TokenRefused.h"
 #include "core/collab/PeerBoard.h"
 #include "core/dht/DhtNode.h"
+#include "core/engine/SavedToken.h"
 #include "core/net/SocketFactory.h"
 #include "core/net/ZapHandler.h"
 #include "core/security/AccessToken.h"
@@ -86,6 +87,23 @@ std::string discoverAuthEndpoint(const run::RunManifest& manifest, const QString
     return {};
 }
 
+// `bytes` (a saved token) when it is a token of `organiser` for `runId`, for this peer's keys, the user
+// and the role asked for now, valid now; else empty.
+QByteArray usableSavedToken(const QByteArray& bytes, const security::PeerId& organiser, const QString& runId,
+                            const security::PeerIdentity& identity, const security::CurveKeyPair& curve,
+                            const admission::TokenClient::Request& wanted) {
+    try {
+        const security::AccessToken parsed = security::AccessToken::fromBytes(bytes);
+        if (!parsed.check(organiser, runId, QDateTime::currentSecsSinceEpoch()).isEmpty() ||
+            parsed.peer() != identity.id() || parsed.curvePublicKey() != curve.publicKey() ||
+            parsed.username() != wanted.username || parsed.role() != wanted.role)
+            return {};
+        return bytes;
+    } catch (const std::invalid_argument&) {
+        return {};
+    }
+}
+
 } // namespace
 
 std::string VolunteerAdmission::admit(PeerOptions& options, const QString& identityDir,
@@ -119,8 +137,16 @@ std::string VolunteerAdmission::admit(PeerOptions& options, const QString& ident
     request.curvePublicKey = curve->publicKey();
     request.role = tokenRole(options.link.role);
 
+    // A token this peer was given before for this run (SavedToken), when no new secret or token is
+    // offered: a restart rejoins without the password. One that no longer checks is simply not used.
+    const SavedToken saved(identityDir, manifest.runId);
     QByteArray token;
-    if (issued) {
+    if (!issued && credentials.secret.isEmpty())
+        if (const std::optional<QByteArray> bytes = saved.load())
+            token = usableSavedToken(*bytes, organiser, manifest.runId, *identity, *curve, request);
+    if (!token.isEmpty()) {
+        // used as it is; renewed below like any other
+    } else if (issued) {
         token = credentials.issuedToken;
         const std::string source =
             credentials.tokenSource.isEmpty() ? "the token" : credentials.tokenSource.toStdString();
@@ -154,16 +180,24 @@ std::string VolunteerAdmission::admit(PeerOptions& options, const QString& ident
         }
     }
 
+    // Kept for the next start; a failure to keep it costs only the password next time.
+    if (const QString problem = saved.save(token); !problem.isEmpty())
+        qWarning("the access token was not kept for the next start: %s", qUtf8Printable(problem));
     LinkSecurity security;
     security.admission = {organiser, manifest.runId};
     security.curve = curve;
     security.token = token;
     request.secret.clear(); // renewals present the current token instead
     if (!endpoint.empty())
-        security.renew = [endpoint, manifest, identity, curve, request](const QByteArray& current) {
+        security.renew = [endpoint, manifest, identity, curve, request, saved](const QByteArray& current) {
             admission::TokenClient::Request renewal = request;
             renewal.currentToken = current;
-            return requestToken(endpoint, manifest, *identity, *curve, renewal);
+            QByteArray renewed = requestToken(endpoint, manifest, *identity, *curve, renewal);
+            // A few hundred bytes once in hours: written on the collaboration thread.
+            if (const QString problem = saved.save(renewed); !problem.isEmpty())
+                qWarning("the renewed access token was not kept for the next start: %s",
+                         qUtf8Printable(problem));
+            return renewed;
         };
     options.link.security = std::move(security);
     return endpoint;

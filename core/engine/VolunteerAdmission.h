@@ -15,6 +15,8 @@ namespace sahaj::engine {
 // How a volunteer is admitted to its run, for the command line and the app alike: load or create its CURVE
 // key, obtain an access token (one the organiser issued, or one asked of the coordinator's token
 // endpoint), check it, and fill PeerOptions::link.security with the keys, the token and the renewal.
+// Without a secret or an issued token, the token saved at the last join (SavedToken) is used while it is
+// valid; every token obtained or renewed is saved for the next start.
 class VolunteerAdmission {
 public:
     struct Credentials {

@@ -249,6 +249,7 @@ void readValues(QSettings& ini, VolunteerSettings& s, QStringList& problems) {
     read.flag(QStringLiteral("join/shareCountry"), s.shareCountry);
     // Checked with shareCountry below: an unshared country is never used.
     read.text(QStringLiteral("join/country"), s.country);
+    read.flag(QStringLiteral("join/rejoinOnStart"), s.rejoinOnStart);
 
     // Each limit alone against EngineLimits' own rule, the others at their defaults.
     const auto limitProblem = [](auto set) {
@@ -403,6 +404,7 @@ void VolunteerSettings::save(const QString& path) const {
         ini.setValue(QStringLiteral("join/device"), device);
         ini.setValue(QStringLiteral("join/shareCountry"), flag(shareCountry));
         ini.setValue(QStringLiteral("join/country"), country);
+        ini.setValue(QStringLiteral("join/rejoinOnStart"), flag(rejoinOnStart));
 
         ini.setValue(QStringLiteral("limits/computePercent"), real(limits.computePercent));
         ini.setValue(QStringLiteral("limits/microBatch"), QString::number(limits.microBatch));

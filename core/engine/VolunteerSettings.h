@@ -40,6 +40,9 @@ public:
     QString device = QStringLiteral("auto"); // "auto": the GPUs whose cores pass, else the CPU
     bool shareCountry = true;
     QString country; // ISO 3166 alpha-2; empty with shareCountry: from the system locale
+    // Joined and not left since: the app joins again when it starts, as BOINC, Folding@home and qBittorrent
+    // resume (the access token kept at the last join stands in for a password, engine::SavedToken).
+    bool rejoinOnStart = false;
 
     // --- limits (engine::EngineLimits: compute %, micro-batch, caps)
     engine::EngineLimits limits;

@@ -17,10 +17,8 @@ bool JoinSource::isUrl(const QString& text) {
 run::RunManifest JoinSource::readRun(const QString& text, bool signedOnly, const QString& expectedOrganiser,
                                      const TransferSettings& settings, const std::atomic<bool>* cancel) {
     if (!isUrl(text)) {
-        if (text.startsWith(QLatin1String("http:")) || text.startsWith(QLatin1String("https:")))
-            throw std::invalid_argument(QStringLiteral("'%1' is not a URL a run can be joined from: %2")
-                                            .arg(text, run::ManifestSyntax::remoteUrlRule())
-                                            .toStdString());
+        if (const QString problem = run::ManifestSyntax::joinUrlProblem(text); !problem.isEmpty())
+            throw std::invalid_argument(problem.toStdString());
         return run::JoinFile::readRun(text, signedOnly, expectedOrganiser);
     }
     QByteArray bytes;

@@ -114,22 +114,62 @@ JoinFile JoinFile::fromLink(const QString& link, const QString& expectedOrganise
     return fromBytes(bytes, origin, expectedOrganiser);
 }
 
+QString JoinFile::problemWithFile(const QString& path, const QByteArray& bytes, bool signedOnly) {
+    const QString whereFrom =
+        QStringLiteral("a run is joined with the join file or join link its organiser gives volunteers");
+    if (bytes.isEmpty())
+        return QStringLiteral("'%1' is empty: it is not a join file (%2)").arg(path, whereFrom);
+    if (bytes.size() > kMaxBytes)
+        return QStringLiteral("'%1' is larger than any join file (%2 KiB at most): it is not one (%3)")
+            .arg(path)
+            .arg(kMaxBytes / 1024)
+            .arg(whereFrom);
+    if (looksLikeJoinFile(bytes))
+        return {};
+    const QJsonDocument document = QJsonDocument::fromJson(bytes);
+    if (!document.isObject())
+        return QStringLiteral(
+                   "'%1' is not a join file: a join file is a short JSON text, and this is %2 (%3)")
+            .arg(path,
+                 QString::fromUtf8(bytes).toUtf8() == bytes ? QStringLiteral("other text")
+                                                            : QStringLiteral("not text at all"),
+                 whereFrom);
+    const QJsonObject json = document.object();
+    if (json.value("format").toString() == QLatin1String(RunManifest::kFormat)) {
+        if (!signedOnly)
+            return {};
+        return QStringLiteral("'%1' is a run manifest, which nobody signed: %2 (organisers: sahaj-node "
+                              "run-init wrote the join file beside it, %3)")
+            .arg(path, whereFrom, pathBeside(path));
+    }
+    if (json.contains("format"))
+        return QStringLiteral("'%1' is of the format \"%2\", not a join file (\"%3\"): %4; a newer Sahaj may "
+                              "read it")
+            .arg(path, json.value("format").toString().left(40), QLatin1String(kFormat), whereFrom);
+    return QStringLiteral("'%1' is JSON of another kind, not a join file (%2)").arg(path, whereFrom);
+}
+
 RunManifest JoinFile::readRun(const QString& linkOrPath, bool signedOnly, const QString& expectedOrganiser) {
     if (isLink(linkOrPath))
         return fromLink(linkOrPath, expectedOrganiser).manifest();
+    const QFileInfo info(linkOrPath);
+    if (!info.exists())
+        throw std::runtime_error(QStringLiteral("'%1' is neither a join link (it starts with \"%2\") nor a "
+                                                "file that exists")
+                                     .arg(linkOrPath, QLatin1String(kLinkPrefix))
+                                     .toStdString());
+    if (info.isDir())
+        throw std::runtime_error(
+            QStringLiteral("'%1' is a folder: choose the join file in it").arg(linkOrPath).toStdString());
     QFile file(linkOrPath);
     if (!file.open(QIODevice::ReadOnly))
         throw std::runtime_error(
             QStringLiteral("cannot read '%1': %2").arg(linkOrPath, file.errorString()).toStdString());
     const QByteArray bytes = file.read(kMaxBytes + 1);
+    if (const QString problem = problemWithFile(linkOrPath, bytes, signedOnly); !problem.isEmpty())
+        throw std::invalid_argument(problem.toStdString());
     if (looksLikeJoinFile(bytes))
         return fromBytes(bytes, linkOrPath, expectedOrganiser).manifest();
-    if (signedOnly)
-        throw std::invalid_argument(
-            QStringLiteral("'%1' is a plain manifest, which nobody signed: join with the join file (or link) "
-                           "sahaj-node run-init wrote beside it, %2")
-                .arg(linkOrPath, pathBeside(linkOrPath))
-                .toStdString());
     RunManifest manifest = RunManifest::fromBytes(bytes, linkOrPath);
     if (!expectedOrganiser.isEmpty() && manifest.organiser != expectedOrganiser.toLower())
         throw std::invalid_argument(QStringLiteral("'%1' names organiser '%2', not the expected %3")

@@ -41,6 +41,11 @@ public:
     // that cannot be read.
     static RunManifest readRun(const QString& linkOrPath, bool signedOnly,
                                const QString& expectedOrganiser = {});
+    // What is wrong with `bytes`, read from the file `path`, as what a peer is told to join, in one plain
+    // sentence for each kind (empty, too large, not text, other text, JSON of another kind or format, a
+    // plain manifest when `signedOnly`); empty when it looks like a join file (or, unless `signedOnly`, a
+    // manifest): fromBytes then verifies it.
+    static QString problemWithFile(const QString& path, const QByteArray& bytes, bool signedOnly);
     // Whether `text` is a join link rather than a path.
     static bool isLink(const QString& text);
     // Whether `bytes` look like a join file (a JSON object of this format), before any verification.

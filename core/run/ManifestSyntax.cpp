@@ -104,4 +104,11 @@ QString ManifestSyntax::remoteUrlRule() {
     return QStringLiteral("https://host/path, or http:// on a loopback or private address (percent-encoded)");
 }
 
+QString ManifestSyntax::joinUrlProblem(const QString& text) {
+    if (isRemoteUrl(text) ||
+        !(text.startsWith(QLatin1String("http:")) || text.startsWith(QLatin1String("https:"))))
+        return {};
+    return QStringLiteral("'%1' is not a URL a run can be joined from: %2").arg(text, remoteUrlRule());
+}
+
 } // namespace sahaj::run

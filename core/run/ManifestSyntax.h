@@ -22,6 +22,9 @@ public:
     // volunteer fetches over the Internet private). Strictly encoded (spaces as %20), without a fragment.
     static bool isRemoteUrl(const QString& text);
     static QString remoteUrlRule();
+    // For what a peer is told to join: the problem with `text` when it begins like a web address (http:,
+    // https:) but is not a remote URL; empty otherwise.
+    static QString joinUrlProblem(const QString& text);
     // A remote URL, or file:///absolute/path.
     static bool isShardUrl(const QString& text);
     static QString shardUrlRule();

@@ -22,6 +22,18 @@ inline QString sharedTokenizerPath() {
 inline constexpr const char* kNoSharedTokenizer =
     "the sahajBERT tokenizer (SAHAJ_SHARED_DIR/data/sahajbert-tokenizer) is not available";
 
+// The tokenizer the build trains on the test sample (SAHAJ_SAMPLE_TOKENIZER, tests/CMakeLists.txt), for the
+// tests that need some tokenizer, not sahajBERT's: they run on a fresh clone too. It is built with the
+// tests, so a missing one ends the run with the reason rather than skipping.
+inline QString sampleTokenizerPath() {
+    const QString path = qEnvironmentVariable("SAHAJ_SAMPLE_TOKENIZER");
+    if (path.isEmpty() || !QFile::exists(path))
+        qFatal("the tests' sample tokenizer (SAHAJ_SAMPLE_TOKENIZER='%s') is missing: build the target "
+               "sahaj_sample_tokenizer",
+               qPrintable(path));
+    return path;
+}
+
 inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content) {
     const QString path = dir.filePath(name);
     QFile file(path);

@@ -96,9 +96,7 @@ private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         dir_.setAutoRemove(qEnvironmentVariableIsEmpty("SAHAJ_KEEP_TEST_DIRS"));
-        const QString tokenizer = sharedTokenizerPath();
-        if (tokenizer.isEmpty())
-            QSKIP(kNoSharedTokenizer);
+        const QString tokenizer = sampleTokenizerPath();
         const QString manifest = dir_.filePath("run.json");
         const NodeRun init = runNode(
             {"run-init", "--out", manifest, "--run-id", kRunId, "--config", "tiny", "--corpus",

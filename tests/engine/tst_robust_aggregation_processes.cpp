@@ -5,6 +5,7 @@
 // volunteers' own training loss (the mean over their micro-batches, computed with the current
 // parameters), which no attacker can touch, unlike the averaged loss the group reports.
 #include "tests/common/NodePeers.h"
+#include "tests/common/TestFiles.h"
 
 #include <QDir>
 #include <QFile>
@@ -123,9 +124,7 @@ private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         dir_.setAutoRemove(qEnvironmentVariableIsEmpty("SAHAJ_KEEP_TEST_DIRS"));
-        tokenizer_ = qEnvironmentVariable("SAHAJ_SHARED_DIR") + "/data/sahajbert-tokenizer/tokenizer.json";
-        if (!QFile::exists(tokenizer_))
-            QSKIP("the sahajBERT tokenizer (SAHAJ_SHARED_DIR/data/sahajbert-tokenizer) is not available");
+        tokenizer_ = sahaj::test::sampleTokenizerPath();
         corpus_ = qEnvironmentVariable("SAHAJ_SOURCE_DIR") + "/tests/train/data/bengali-sample.txt";
     }
 

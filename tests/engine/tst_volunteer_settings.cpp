@@ -59,6 +59,7 @@ VolunteerSettings everyFieldSet() {
     s.schedule.set(0).set(7 * 24 - 1); // Monday 00:00 and Sunday 23:00, the two ends
     s.snoozeUntilMs = 1711843200123;
     s.userPaused = true;
+    s.rejoinOnStart = true;
     s.startAtLogin = true;
     s.notifications = false;
     s.language = QStringLiteral("bn");

@@ -322,6 +322,45 @@ private Q_SLOTS:
         QVERIFY(m.engine->lastJoin.country.isEmpty());
     }
 
+    // A volunteer who joined and quit finds the app training again when it starts (start at login
+    // computes); one who paused joins when resuming; one who left stays out.
+    void aRestartJoinsAgainUnlessLeftOrPaused() {
+        Machine m;
+        const auto restart = [&m]() -> AppController& {
+            m.controller.reset();
+            m.engine = std::make_unique<RecordingEngine>(m.ledgerPath); // a new engine is offline
+            return m.startController();
+        };
+        AppController* controller = &restart();
+        VolunteerSettings s = controller->settings();
+        s.firstRunDone = true;
+        s.consentGiven = true;
+        s.runLink = QStringLiteral("sahaj://join/demo");
+        QCOMPARE(controller->applySettings(s), QStringList());
+        QCOMPARE(controller->rejoin(), QString());
+        QCOMPARE(m.engine->calls, QStringList()); // never joined: nothing to resume
+        QCOMPARE(controller->join(QStringLiteral("pass word")), QString());
+        QVERIFY(VolunteerSettings::load(m.settingsPath).rejoinOnStart);
+
+        controller = &restart();
+        QCOMPARE(controller->rejoin(), QString());
+        QCOMPARE(m.engine->calls, QStringList{QStringLiteral("join:sahaj://join/demo")});
+        QVERIFY(m.engine->lastJoin.secret.isEmpty()); // the kept token stands in for it
+
+        controller->pauseByUser();
+        controller = &restart();
+        QCOMPARE(controller->rejoin(), QString());
+        QCOMPARE(m.engine->calls, QStringList());
+        controller->resumeByUser();
+        QCOMPARE(m.engine->calls, QStringList{QStringLiteral("join:sahaj://join/demo")});
+
+        controller->leave();
+        QVERIFY(!VolunteerSettings::load(m.settingsPath).rejoinOnStart);
+        controller = &restart();
+        QCOMPARE(controller->rejoin(), QString());
+        QCOMPARE(m.engine->calls, QStringList());
+    }
+
     void loadProblemsAreWarnings() {
         Machine m;
         QVERIFY(!sahaj::test::writeFile(m.dir, QStringLiteral("settings.ini"),

@@ -5,6 +5,7 @@
 // known, and figures that make no sense, still draw something sensible.
 #include "support/GuiFixture.h"
 #include "support/PerTestLedgers.h"
+#include "support/SignedJoinLink.h"
 #include "ui/JoinWizard.h"
 #include "ui/StateText.h"
 #include "ui/format/Figures.h"
@@ -106,8 +107,7 @@ struct Machine : GuiFixture {
     void joinThroughTheWizard() {
         wizard->findChild<QCheckBox*>(QStringLiteral("consentCheck"))->setChecked(true);
         wizard->button(QWizard::NextButton)->click();
-        wizard->findChild<QLineEdit*>(QStringLiteral("runLinkEdit"))
-            ->setText(QStringLiteral("sahaj://join/sahajbert-demo?coordinator=127.0.0.1:7000"));
+        wizard->findChild<QLineEdit*>(QStringLiteral("runLinkEdit"))->setText(signedJoinLink());
         wizard->button(QWizard::NextButton)->click(); // the hardware page
         wizard->button(QWizard::NextButton)->click(); // the limits page
         wizard->button(QWizard::CommitButton)->click();

@@ -6,6 +6,7 @@
 // is tst_download_progress's.)
 #include "core/engine/VolunteerSettings.h"
 #include "support/GuiFixture.h"
+#include "support/SignedJoinLink.h"
 #include "ui/AppController.h"
 #include "ui/JoinWizard.h"
 #include "ui/format/Figures.h"
@@ -17,6 +18,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cstdint>
@@ -29,7 +31,7 @@ using sahaj::ui::JoinWizard;
 
 namespace {
 
-const QString kLink = QStringLiteral("sahaj://join/sahajbert-demo?coordinator=127.0.0.1:7000");
+const QString kLink = signedJoinLink();
 const QString kSecret = QStringLiteral("invite-7f3a-91c2");
 
 // A first run: no settings file yet, the engine offline.
@@ -134,6 +136,33 @@ private Q_SLOTS:
         machine.wizard->back();
         machine.wizard->next();
         QCOMPARE(machine.engine->calls.size(), calls);
+    }
+
+    // What is not a run is named on the join page, which does not go on (before, the wizard took "hello"
+    // and the join failed after it closed, naming the input a manifest nobody signed).
+    void aBadRunIsNamedOnTheJoinPage() {
+        Machine machine;
+        machine.field<QCheckBox>("consentCheck")->setChecked(true);
+        machine.next()->click();
+        QTemporaryDir dir;
+        QFile empty(dir.filePath(QStringLiteral("run.join")));
+        QVERIFY(empty.open(QIODevice::WriteOnly));
+        empty.close();
+        for (const auto& [text, expected] : std::vector<std::pair<QString, QString>>{
+                 {QStringLiteral("hello"), QStringLiteral("neither a join link")},
+                 {empty.fileName(), QStringLiteral("is empty")},
+                 {QStringLiteral("sahaj:join/@@"), QStringLiteral("base64url")}}) {
+            machine.field<QLineEdit>("runLinkEdit")->setText(text);
+            machine.next()->click();
+            QCOMPARE(machine.wizard->currentId(), int(JoinWizard::JoinPage));
+            auto* problem = machine.field<QLabel>("runProblemLabel");
+            QVERIFY(problem->isVisible());
+            QVERIFY2(problem->text().contains(expected), qPrintable(problem->text()));
+        }
+        machine.field<QLineEdit>("runLinkEdit")->setText(kLink);
+        machine.next()->click();
+        QCOMPARE(machine.wizard->currentId(), int(JoinWizard::HardwarePage));
+        QVERIFY(!machine.joined());
     }
 
     void finishJoinsWithTheLinkAndSecret() {

@@ -196,12 +196,23 @@ private Q_SLOTS:
         const auto event = [](EngineEvent::Level level) {
             return EngineEvent{nowMs(), level, QStringLiteral("x")};
         };
-        QVERIFY(TrayIcon::eventNotice(event(EngineEvent::Level::Error), true).has_value());
-        QVERIFY(TrayIcon::eventNotice(event(EngineEvent::Level::Milestone), true).has_value());
-        QVERIFY(!TrayIcon::eventNotice(event(EngineEvent::Level::Info), true).has_value());
-        QVERIFY(!TrayIcon::eventNotice(event(EngineEvent::Level::Warning), true).has_value());
-        QVERIFY(!TrayIcon::eventNotice(event(EngineEvent::Level::Error), false).has_value());
-        QVERIFY(!TrayIcon::eventNotice(event(EngineEvent::Level::Milestone), false).has_value());
+        QVERIFY(
+            TrayIcon::eventNotice(event(EngineEvent::Level::Error), EngineState::Training, true).has_value());
+        QVERIFY(TrayIcon::eventNotice(event(EngineEvent::Level::Milestone), EngineState::Training, true)
+                    .has_value());
+        QVERIFY(
+            !TrayIcon::eventNotice(event(EngineEvent::Level::Info), EngineState::Training, true).has_value());
+        QVERIFY(!TrayIcon::eventNotice(event(EngineEvent::Level::Warning), EngineState::Training, true)
+                     .has_value());
+        QVERIFY(!TrayIcon::eventNotice(event(EngineEvent::Level::Error), EngineState::Training, false)
+                     .has_value());
+        QVERIFY(!TrayIcon::eventNotice(event(EngineEvent::Level::Milestone), EngineState::Training, false)
+                     .has_value());
+        // A failed join is not a stopped training: nothing had started (seen with a bad join file).
+        QCOMPARE(TrayIcon::eventNotice(event(EngineEvent::Level::Error), EngineState::Joining, true)->title,
+                 QStringLiteral("Sahaj could not join the run"));
+        QCOMPARE(TrayIcon::eventNotice(event(EngineEvent::Level::Error), EngineState::Training, true)->title,
+                 QStringLiteral("Sahaj stopped training"));
     }
 
     void notifiesAnUnaskedDisconnection() {

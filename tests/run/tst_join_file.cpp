@@ -2,6 +2,7 @@
 // does not verify.
 #include "core/run/JoinFile.h"
 #include "core/security/PeerIdentity.h"
+#include "tests/common/SampleManifest.h"
 #include "tests/common/TestFiles.h"
 
 #include <QFile>
@@ -18,17 +19,7 @@ using sahaj::test::errorOf;
 namespace {
 
 RunManifest manifest() {
-    return RunManifest::fromJson(QJsonObject{
-        {"format", "sahaj-run/1"},
-        {"run_id", "bn-join-1"},
-        {"model", "tiny"},
-        {"tokenizer", QJsonObject{{"path", "/data/tokenizer.json"}, {"sha256", QString(64, 'a')}}},
-        {"training", QJsonObject{{"sequence_length", 64}}},
-        {"data", QJsonArray{QJsonObject{{"urls", QJsonArray{"file:///data/shard-0.txt"}},
-                                        {"sha256", QString(64, 'b')},
-                                        {"bytes", 1000}}}},
-        {"coordinators", QJsonArray{"127.0.0.1:4600"}},
-    });
+    return sahaj::test::sampleManifest(QStringLiteral("bn-join-1"), QStringLiteral("127.0.0.1:4600"));
 }
 
 // A join file whose manifest is `bytes`, signed by `key`.
@@ -145,12 +136,44 @@ private Q_SLOTS:
         QCOMPARE(JoinFile::readRun(joinPath, true), join.manifest());
         QCOMPARE(JoinFile::readRun(join.toLink(), true), join.manifest());
         QCOMPARE(JoinFile::readRun(plain, false), join.manifest()); // the organiser's coordinator
-        QVERIFY(errorOf([&] { JoinFile::readRun(plain, true); }).contains("plain manifest"));
+        QVERIFY(
+            errorOf([&] { JoinFile::readRun(plain, true); }).contains("a run manifest, which nobody signed"));
         QVERIFY(errorOf([&] {
                     JoinFile::readRun(plain, false, PeerIdentity::generate().id().toHex());
                 }).contains("not the expected"));
-        QVERIFY(
-            errorOf([&] { JoinFile::readRun(dir.filePath("absent.join"), true); }).contains("cannot read"));
+        QVERIFY(errorOf([&] {
+                    JoinFile::readRun(dir.filePath("absent.join"), true);
+                }).contains("neither a join link"));
+    }
+
+    // What a volunteer may pick instead of a join file: each gets its own sentence, none the organiser's
+    // "plain manifest" one (before, all of these were called a manifest nobody signed).
+    void eachKindOfBadJoinFileIsNamed() {
+        QTemporaryDir dir;
+        const auto write = [&](const QString& name, const QByteArray& bytes) {
+            QFile file(dir.filePath(name));
+            if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+                qFatal("cannot write %s", qPrintable(name));
+            return file.fileName();
+        };
+        QByteArray random(4096, '\0');
+        for (qsizetype i = 0; i < random.size(); ++i)
+            random[i] = char((i * 7919 + 13) % 251 + (i % 3 == 0 ? 128 : 0));
+        const std::vector<std::pair<QString, QString>> cases = {
+            {write("empty.join", {}), "is empty"},
+            {write("random.join", random), "not text at all"},
+            {write("big.join", QByteArray(10 * 1024 * 1024, 'a')), "larger than any join file"},
+            {write("note.txt", "hello\n"), "other text"},
+            {write("other.json", R"({"name": "x"})"), "JSON of another kind"},
+            {write("future.join", R"({"format": "sahaj-join/9"})"), "of the format \"sahaj-join/9\""},
+            {QStringLiteral("hello"), "neither a join link"},
+            {dir.path(), "is a folder"},
+        };
+        for (const auto& [path, expected] : cases) {
+            const QString error = errorOf([&] { JoinFile::readRun(path, true); });
+            QVERIFY2(error.contains(expected), qPrintable(path + ": " + error));
+            QVERIFY2(!error.contains("manifest"), qPrintable(path + ": " + error));
+        }
     }
 };
 

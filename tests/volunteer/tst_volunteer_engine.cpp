@@ -72,9 +72,7 @@ private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         dir_.setAutoRemove(qEnvironmentVariableIsEmpty("SAHAJ_KEEP_TEST_DIRS"));
-        const QString tokenizer = sharedTokenizerPath();
-        if (tokenizer.isEmpty())
-            QSKIP(kNoSharedTokenizer);
+        const QString tokenizer = sampleTokenizerPath();
         const QString corpus =
             qEnvironmentVariable("SAHAJ_SOURCE_DIR") + "/tests/train/data/bengali-sample.txt";
         const QString manifest = dir_.filePath("manifest.json");

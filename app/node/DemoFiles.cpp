@@ -1,10 +1,10 @@
-#include "app/volunteer/DemoFiles.h"
+#include "app/node/DemoFiles.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 
-namespace sahaj::volunteer {
+namespace sahaj::node {
 
 namespace {
 
@@ -45,4 +45,4 @@ QString DemoFiles::problem() const {
     return {};
 }
 
-} // namespace sahaj::volunteer
+} // namespace sahaj::node
