@@ -247,6 +247,10 @@
         <source>today&apos;s transfer cannot be read (%1): the quota rule cannot apply</source>
         <translation>আজকের ডেটা আদান-প্রদানের হিসাব পড়া যাচ্ছে না (%1): কোটার নিয়ম প্রয়োগ করা যাবে না</translation>
     </message>
+    <message>
+        <source>Joining again did not start: %1</source>
+        <translation>আবার যোগ দেওয়া শুরু হয়নি: %1</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::AutostartEntry</name>
@@ -736,14 +740,6 @@
         <translation>কোন প্রশিক্ষণে যোগ দেবেন তা বেছে নিন</translation>
     </message>
     <message>
-        <source>Paste the join link the organiser gave you, or choose the join file. Some runs also ask for a user name and a password or invite code, or a token file.</source>
-        <translation>আয়োজকের দেওয়া যোগদানের লিংকটি পেস্ট করুন, অথবা যোগদান ফাইলটি বেছে নিন। কিছু প্রশিক্ষণে ব্যবহারকারীর নাম এবং পাসওয়ার্ড বা আমন্ত্রণ কোড, অথবা একটি টোকেন ফাইলও চাওয়া হয়।</translation>
-    </message>
-    <message>
-        <source>sahaj://…</source>
-        <translation>sahaj://…</translation>
-    </message>
-    <message>
         <source>Choose &amp;file…</source>
         <translation>ফাই&amp;ল বেছে নিন…</translation>
     </message>
@@ -895,6 +891,18 @@
         <source>State</source>
         <translation>অবস্থা</translation>
     </message>
+    <message>
+        <source>A run&apos;s organiser gives its join link or join file to volunteers (on the run&apos;s web page, or by message): paste the link, or choose the file. Some runs also ask for a user name and a password or invite code, or a token file.</source>
+        <translation>প্রশিক্ষণের আয়োজক স্বেচ্ছাসেবকদের যোগদানের লিংক বা যোগদান ফাইল দেন (প্রশিক্ষণের ওয়েব পাতায়, অথবা বার্তায়): লিংকটি পেস্ট করুন, অথবা ফাইলটি বেছে নিন। কিছু প্রশিক্ষণে ব্যবহারকারীর নাম এবং পাসওয়ার্ড বা আমন্ত্রণ কোড, অথবা একটি টোকেন ফাইলও চাওয়া হয়।</translation>
+    </message>
+    <message>
+        <source>sahaj:join/…, https://… or a join file</source>
+        <translation>sahaj:join/…, https://… অথবা একটি যোগদান ফাইল</translation>
+    </message>
+    <message>
+        <source>What is wrong with the run</source>
+        <translation>প্রশিক্ষণটিতে কী সমস্যা</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::LimitsFields</name>
@@ -915,7 +923,7 @@
         <translation>GPU বা CPU তার সময়ের যে অংশ Sahaj-এর কাজে দেয়</translation>
     </message>
     <message>
-        <source>&amp;Compute usage:</source>
+        <source>Compute usa&amp;ge:</source>
         <translation>গণনায় ব্যবহা&amp;র:</translation>
     </message>
     <message>
@@ -927,11 +935,11 @@
         <translation>মা&amp;ইক্রো-ব্যাচ (মেমরি):</translation>
     </message>
     <message>
-        <source>&amp;Upload cap:</source>
+        <source>Upload ca&amp;p:</source>
         <translation>&amp;আপলোডের সীমা:</translation>
     </message>
     <message>
-        <source>&amp;Download cap:</source>
+        <source>Dow&amp;nload cap:</source>
         <translation>ডা&amp;উনলোডের সীমা:</translation>
     </message>
     <message>
@@ -1233,7 +1241,7 @@
         <translation>যোগদান ফাইল (*.join *.json);;সব ফাইল (*)</translation>
     </message>
     <message>
-        <source>Join &amp;link:</source>
+        <source>Join l&amp;ink:</source>
         <translation>যোগদানের লিং&amp;ক:</translation>
     </message>
     <message>
@@ -1241,7 +1249,7 @@
         <translation>শুধু যেসব প্রশিক্ষণে চাওয়া হয়</translation>
     </message>
     <message>
-        <source>&amp;User name:</source>
+        <source>User &amp;name:</source>
         <translation>ব্যবহারকারীর না&amp;ম:</translation>
     </message>
     <message>
@@ -1269,7 +1277,7 @@
         <translation>প্রশিক্ষণের নিজস্ব অবস্থান</translation>
     </message>
     <message>
-        <source>Ch&amp;oose…</source>
+        <source>Choo&amp;se…</source>
         <translation>ব্রাউ&amp;জ…</translation>
     </message>
     <message>
@@ -1281,7 +1289,7 @@
         <translation>ডেটা ফোল্ডার</translation>
     </message>
     <message>
-        <source>D&amp;ata folder:</source>
+        <source>Data fold&amp;er:</source>
         <translation>ডেটা ফোল্ডা&amp;র:</translation>
     </message>
     <message>
@@ -1289,7 +1297,7 @@
         <translation>ডিভাই&amp;স:</translation>
     </message>
     <message>
-        <source>&amp;Connect out only (behind NAT or a firewall)</source>
+        <source>Connect out onl&amp;y (behind NAT or a firewall)</source>
         <translation>শুধু বাইরের দিকে সংযোগ (&amp;NAT বা ফায়ারওয়ালের পেছনে)</translation>
     </message>
     <message>
@@ -1317,7 +1325,7 @@
         <translation>সপ্তাহের শুধু এই &amp;ঘণ্টাগুলোতে গণনা করুন:</translation>
     </message>
     <message>
-        <source>Allow &amp;all</source>
+        <source>Allo&amp;w all</source>
         <translation>সব ঘণ্টা &amp;অনুমোদন</translation>
     </message>
     <message>
@@ -1345,7 +1353,7 @@
         <translation>পরের বার Sahaj চালু হলে কার্যকর হবে</translation>
     </message>
     <message>
-        <source>&amp;Language:</source>
+        <source>Lan&amp;guage:</source>
         <translation>প্র&amp;দর্শনের ভাষা:</translation>
     </message>
     <message>
@@ -1353,7 +1361,7 @@
         <translation>অন্য স্বেচ্ছাসেবীদের পিয়ার মানচিত্রে দেখানো হয়</translation>
     </message>
     <message>
-        <source>&amp;Country shown to others:</source>
+        <source>Countr&amp;y shown to others:</source>
         <translation>&amp;অন্যদের দেখানো দেশ:</translation>
     </message>
     <message>
@@ -1389,7 +1397,7 @@
         <translation>প্রশিক্ষণের ডাউনলোড করা ডেটা ডিস্কে সর্বোচ্চ যতটা জায়গা নিতে পারে; যে ডেটা সবচেয়ে দীর্ঘ সময় ব্যবহার হয়নি, তা আগে মুছে ফেলা হয়। পরের বার Sahaj যোগ দেওয়ার সময় থেকে কার্যকর হয়।</translation>
     </message>
     <message>
-        <source>Disk &amp;space for data:</source>
+        <source>Dis&amp;k space for data:</source>
         <translation>ডেটার &amp;জন্য ডিস্কের জায়গা:</translation>
     </message>
 </context>
@@ -1663,6 +1671,10 @@
     <message>
         <source>Sahaj milestone</source>
         <translation>Sahaj মাইলফলক</translation>
+    </message>
+    <message>
+        <source>Sahaj could not join the run</source>
+        <translation>Sahaj প্রশিক্ষণে যোগ দিতে পারেনি</translation>
     </message>
 </context>
 <context>

@@ -247,6 +247,10 @@
         <source>today&apos;s transfer cannot be read (%1): the quota rule cannot apply</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Joining again did not start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::AutostartEntry</name>
@@ -734,14 +738,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Paste the join link the organiser gave you, or choose the join file. Some runs also ask for a user name and a password or invite code, or a token file.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>sahaj://…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Choose &amp;file…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -893,6 +889,18 @@
         <source>State</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>A run&apos;s organiser gives its join link or join file to volunteers (on the run&apos;s web page, or by message): paste the link, or choose the file. Some runs also ask for a user name and a password or invite code, or a token file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sahaj:join/…, https://… or a join file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What is wrong with the run</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::LimitsFields</name>
@@ -913,7 +921,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Compute usage:</source>
+        <source>Compute usa&amp;ge:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -925,11 +933,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Upload cap:</source>
+        <source>Upload ca&amp;p:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Download cap:</source>
+        <source>Dow&amp;nload cap:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1231,7 +1239,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Join &amp;link:</source>
+        <source>Join l&amp;ink:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1239,7 +1247,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;User name:</source>
+        <source>User &amp;name:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1267,7 +1275,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Ch&amp;oose…</source>
+        <source>Choo&amp;se…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1279,7 +1287,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>D&amp;ata folder:</source>
+        <source>Data fold&amp;er:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1287,7 +1295,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Connect out only (behind NAT or a firewall)</source>
+        <source>Connect out onl&amp;y (behind NAT or a firewall)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1315,7 +1323,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Allow &amp;all</source>
+        <source>Allo&amp;w all</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1343,7 +1351,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Language:</source>
+        <source>Lan&amp;guage:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1351,7 +1359,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Country shown to others:</source>
+        <source>Countr&amp;y shown to others:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1387,7 +1395,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Disk &amp;space for data:</source>
+        <source>Dis&amp;k space for data:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1660,6 +1668,10 @@
     </message>
     <message>
         <source>Sahaj milestone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sahaj could not join the run</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -71,12 +71,12 @@ QWidget* SettingsDialog::buildRunPage() {
     runLink_ = runField->lineEdit();
     runLink_->setObjectName(QStringLiteral("runLinkEdit"));
     runLink_->setPlaceholderText(tr("sahaj://… or a join file"));
-    runField->addTo(form, tr("Join &link:"));
+    runField->addTo(form, tr("Join l&ink:"));
 
     user_ = new QLineEdit(page);
     user_->setObjectName(QStringLiteral("userEdit"));
     user_->setPlaceholderText(tr("only for runs that ask for one"));
-    form->addRow(tr("&User name:"), user_);
+    form->addRow(tr("User &name:"), user_);
 
     auto* tokenField = new PathField(PathField::Kind::File, tr("C&hoose…"), tr("Choose a token file"),
                                      tr("Token file"), {}, page);
@@ -85,12 +85,12 @@ QWidget* SettingsDialog::buildRunPage() {
     tokenFile_->setPlaceholderText(tr("optional"));
     tokenField->addTo(form, tr("&Token file:"));
 
-    auto* dataField = new PathField(PathField::Kind::Folder, tr("Ch&oose…"), tr("Choose the data folder"),
+    auto* dataField = new PathField(PathField::Kind::Folder, tr("Choo&se…"), tr("Choose the data folder"),
                                     tr("Data folder"), {}, page);
     dataDir_ = dataField->lineEdit();
     dataDir_->setObjectName(QStringLiteral("dataDirEdit"));
     dataDir_->setPlaceholderText(tr("the run's own location"));
-    dataField->addTo(form, tr("D&ata folder:"));
+    dataField->addTo(form, tr("Data fold&er:"));
 
     device_ = new QComboBox(page);
     device_->setObjectName(QStringLiteral("deviceCombo"));
@@ -101,7 +101,7 @@ QWidget* SettingsDialog::buildRunPage() {
                            "(the first GPU) or cuda:N"));
     form->addRow(tr("De&vice:"), device_);
 
-    clientMode_ = new QCheckBox(tr("&Connect out only (behind NAT or a firewall)"), page);
+    clientMode_ = new QCheckBox(tr("Connect out onl&y (behind NAT or a firewall)"), page);
     clientMode_->setObjectName(QStringLiteral("clientModeCheck"));
     form->addRow(QString(), clientMode_);
     return page;
@@ -124,7 +124,7 @@ QWidget* SettingsDialog::buildLimitsPage() {
     // Unlike the limits above, the cache's cap is handed over when joining, not while running.
     cacheGiB_->setToolTip(tr("The most disk space the run's downloaded training data may take; the data "
                              "used longest ago is removed first. Applies from the next time Sahaj joins."));
-    form->addRow(tr("Disk &space for data:"), cacheGiB_);
+    form->addRow(tr("Dis&k space for data:"), cacheGiB_);
     return page;
 }
 
@@ -171,7 +171,7 @@ QWidget* SettingsDialog::buildRulesPage() {
     schedule_->setObjectName(QStringLiteral("scheduleGrid"));
     layout->addWidget(schedule_);
     auto* scheduleButtons = new QHBoxLayout;
-    auto* allowAll = new QPushButton(tr("Allow &all"), page);
+    auto* allowAll = new QPushButton(tr("Allo&w all"), page);
     auto* allowNone = new QPushButton(tr("Allow &none"), page);
     auto* weekdayEvenings = new QPushButton(tr("&Evenings and weekends"), page);
     allowAll->setObjectName(QStringLiteral("allowAllButton"));
@@ -218,14 +218,14 @@ QWidget* SettingsDialog::buildDesktopPage() {
     language_->addItem(QStringLiteral("English"), QStringLiteral("en"));
     language_->addItem(QStringLiteral("বাংলা"), QStringLiteral("bn"));
     language_->setToolTip(tr("Takes effect the next time Sahaj starts"));
-    form->addRow(tr("&Language:"), language_);
+    form->addRow(tr("Lan&guage:"), language_);
 
     country_ = new QComboBox(page);
 
     country_->setObjectName(QStringLiteral("countryCombo"));
     fillCountries();
     country_->setToolTip(tr("Shown to the other volunteers on their peer map"));
-    form->addRow(tr("&Country shown to others:"), country_);
+    form->addRow(tr("Countr&y shown to others:"), country_);
     return page;
 }
 

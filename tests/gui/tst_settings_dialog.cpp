@@ -8,6 +8,7 @@
 #include "ui/SettingsDialog.h"
 #include "ui/widgets/WeeklyScheduleGrid.h"
 
+#include <QAbstractButton>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
@@ -19,6 +20,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -120,6 +122,45 @@ class TestSettingsDialog : public QObject {
 
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // Alt+letter reaches one control: on each page, no two of its labels and buttons, the tabs and the
+    // dialog's buttons (always visible) share a mnemonic (before: Alt+L was "Join link" and the Limits tab,
+    // Alt+A "Allow all" and Apply, Alt+U "User name" and the Pause rules tab).
+    void mnemonicsAreUniqueOnEachPage() {
+        Machine m;
+        SettingsDialog dialog(*m.controller);
+        dialog.show();
+        const auto mnemonic = [](const QString& text) -> QChar {
+            for (qsizetype i = text.indexOf(QLatin1Char('&')); i >= 0 && i + 1 < text.size();
+                 i = text.indexOf(QLatin1Char('&'), i + 2))
+                if (text[i + 1] != QLatin1Char('&'))
+                    return text[i + 1].toLower();
+            return {};
+        };
+        auto* tabs = dialog.findChild<QTabWidget*>();
+        QVERIFY(tabs);
+        QStringList always;
+        for (int page = 0; page < tabs->count(); ++page)
+            always << tabs->tabText(page);
+        for (QAbstractButton* button : dialog.findChild<QDialogButtonBox*>()->buttons())
+            always << button->text();
+        for (int page = 0; page < tabs->count(); ++page) {
+            QStringList texts = always;
+            for (QAbstractButton* button : tabs->widget(page)->findChildren<QAbstractButton*>())
+                texts << button->text();
+            for (QLabel* label : tabs->widget(page)->findChildren<QLabel*>())
+                if (label->buddy())
+                    texts << label->text();
+            QMap<QChar, QStringList> byLetter;
+            for (const QString& text : texts)
+                if (const QChar letter = mnemonic(text); !letter.isNull())
+                    byLetter[letter] << text;
+            for (auto it = byLetter.cbegin(); it != byLetter.cend(); ++it)
+                QVERIFY2(it.value().size() == 1, qPrintable(QStringLiteral("page %1, Alt+%2: %3")
+                                                                .arg(tabs->tabText(page), QString(it.key()),
+                                                                     it.value().join(" | "))));
+        }
+    }
 
     void fieldsShowTheSettings() {
         const VolunteerSettings saved = unusualSettings();

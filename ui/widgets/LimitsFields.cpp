@@ -31,7 +31,7 @@ void LimitsFields::addComputeRow(QFormLayout* form) {
     computePercent_->setRange(1, 100);
     computePercent_->setSuffix(tr(" %"));
     computePercent_->setToolTip(tr("Share of the time the GPU or CPU spends on Sahaj"));
-    form->addRow(tr("&Compute usage:"), computePercent_);
+    form->addRow(tr("Compute usa&ge:"), computePercent_);
 }
 
 void LimitsFields::addMicroBatchRow(QFormLayout* form) {
@@ -44,9 +44,9 @@ void LimitsFields::addMicroBatchRow(QFormLayout* form) {
 
 void LimitsFields::addTransferRows(QFormLayout* form) {
     maxUpload_ = capSpinBox(form->parentWidget(), QStringLiteral("uploadSpin"));
-    form->addRow(tr("&Upload cap:"), maxUpload_);
+    form->addRow(tr("Upload ca&p:"), maxUpload_);
     maxDownload_ = capSpinBox(form->parentWidget(), QStringLiteral("downloadSpin"));
-    form->addRow(tr("&Download cap:"), maxDownload_);
+    form->addRow(tr("Dow&nload cap:"), maxDownload_);
 
     dailyQuota_ = new QSpinBox(form->parentWidget());
     dailyQuota_->setObjectName(QStringLiteral("quotaSpin"));
