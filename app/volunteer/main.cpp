@@ -8,18 +8,22 @@
 #include <QIcon>
 
 #include <iostream>
+#include <optional>
 
-int main(int argc, char* argv[]) {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Sahaj"));
-    QApplication::setApplicationName(QStringLiteral("sahaj"));
-    QApplication::setApplicationDisplayName(QStringLiteral("Sahaj"));
-    QApplication::setApplicationVersion(QString::fromLatin1(sahaj::kVersion));
-    QApplication::setDesktopFileName(QStringLiteral("org.sahaj.Sahaj"));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/org.sahaj.Sahaj.svg")));
-    // The window stays away while in the tray: closing it must not end the app (MainWindow decides).
-    QApplication::setQuitOnLastWindowClosed(false);
+namespace {
 
+void nameTheApplication() {
+    QCoreApplication::setOrganizationName(QStringLiteral("Sahaj"));
+    QCoreApplication::setApplicationName(QStringLiteral("sahaj"));
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(sahaj::kVersion));
+}
+
+// The options, read before the GUI starts: --help, --version and a bad option need no display (without
+// one, QApplication aborts), and a machine without a display is told what to run instead.
+std::optional<sahaj::volunteer::VolunteerApplication::Options> readOptions(int argc, char* argv[],
+                                                                           int* exitCode) {
+    QCoreApplication probe(argc, argv);
+    nameTheApplication();
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Sahaj volunteer: lend this computer to a collaborative training run."));
@@ -37,7 +41,7 @@ int main(int argc, char* argv[]) {
          "With --demo: once the demo is alive, render every panel into FOLDER as PNG files, then quit.",
          "FOLDER"},
     });
-    parser.process(app);
+    parser.process(probe); // --help, --version and unknown options end here
 
     sahaj::volunteer::VolunteerApplication::Options options;
     options.demo = parser.isSet("demo");
@@ -45,15 +49,44 @@ int main(int argc, char* argv[]) {
     options.settingsPath = parser.value("settings");
     options.language = parser.value("language");
     options.screenshotFolder = parser.value("screenshots");
+    *exitCode = 2;
     if (!options.language.isEmpty() && options.language != "en" && options.language != "bn") {
         std::cerr << "sahaj-volunteer: --language must be en or bn\n";
-        return 2;
+        return std::nullopt;
     }
     if (!options.screenshotFolder.isEmpty() && !options.demo) {
         std::cerr << "sahaj-volunteer: --screenshots needs --demo (the panels need live data)\n";
-        return 2;
+        return std::nullopt;
     }
-    sahaj::volunteer::VolunteerApplication volunteer(options);
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        std::cerr << "sahaj-volunteer: no display (neither DISPLAY nor WAYLAND_DISPLAY is set): the desktop "
+                     "app needs one. On a machine without a display, volunteer with `sahaj-node volunteer "
+                     "--join LINK` (or try `sahaj-node demo`).\n";
+        return std::nullopt;
+    }
+    *exitCode = 0;
+    return options;
+}
+
+} // namespace
+
+int main(int argc, char* argv[]) {
+    int exitCode = 0;
+    const std::optional<sahaj::volunteer::VolunteerApplication::Options> options =
+        readOptions(argc, argv, &exitCode);
+    if (!options)
+        return exitCode;
+
+    QApplication app(argc, argv);
+    nameTheApplication();
+    QApplication::setApplicationDisplayName(QStringLiteral("Sahaj"));
+    QApplication::setDesktopFileName(QStringLiteral("org.sahaj.Sahaj"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/org.sahaj.Sahaj.svg")));
+    // The window stays away while in the tray: closing it must not end the app (MainWindow decides).
+    QApplication::setQuitOnLastWindowClosed(false);
+
+    sahaj::volunteer::VolunteerApplication volunteer(*options);
     if (const QString problem = volunteer.start(); !problem.isEmpty()) {
         std::cerr << "sahaj-volunteer: " << problem.toStdString() << std::endl;
         return 1;

@@ -5,7 +5,6 @@
 
 #include <QCryptographicHash>
 #include <QDir>
-#include <QFile>
 
 #include <stdexcept>
 
@@ -44,10 +43,6 @@ QString SavedToken::save(const QByteArray& token) const {
     } catch (const std::runtime_error& e) {
         return QString::fromStdString(e.what());
     }
-}
-
-void SavedToken::remove() const {
-    QFile::remove(path_);
 }
 
 } // namespace sahaj::engine

@@ -23,8 +23,6 @@ public:
     // Replaces the saved token. Returns the problem (the folder is read-only, the disk is full), empty on
     // success: a token that could not be kept is no reason to stop training.
     QString save(const QByteArray& token) const;
-    // Forgets it (the user left the run, or the token was refused).
-    void remove() const;
 
 private:
     QString path_;
