@@ -1676,6 +1676,10 @@
         <source>Sahaj could not join the run</source>
         <translation>Sahaj প্রশিক্ষণে যোগ দিতে পারেনি</translation>
     </message>
+    <message>
+        <source>&amp;Finish this step, then pause</source>
+        <translation>&amp;এই ধাপ শেষ করে বিরতি</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::WeeklyScheduleGrid</name>

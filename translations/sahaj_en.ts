@@ -1674,6 +1674,10 @@
         <source>Sahaj could not join the run</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Finish this step, then pause</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::WeeklyScheduleGrid</name>

@@ -116,9 +116,7 @@ void ControlBar::render() {
     pauseResume_->setText(PauseToggle::text(*snapshot));
     pauseResume_->setEnabled(PauseToggle::enabled(*snapshot));
 
-    finishStep_->setEnabled((snapshot->state == engine::EngineState::Training ||
-                             snapshot->state == engine::EngineState::Waiting) &&
-                            !snapshot->finishingStep);
+    finishStep_->setEnabled(PauseToggle::canFinishStep(*snapshot));
     snooze_->setEnabled(PauseToggle::joined(snapshot->state));
     cancelSnooze_->setEnabled(controller_.settings().snoozeUntilMs > QDateTime::currentMSecsSinceEpoch() ||
                               snapshot->state == engine::EngineState::Snoozed);

@@ -39,4 +39,10 @@ void PauseToggle::trigger(const engine::EngineSnapshot& snapshot, AppController&
     }
 }
 
+bool PauseToggle::canFinishStep(const engine::EngineSnapshot& snapshot) {
+    return (snapshot.state == engine::EngineState::Training ||
+            snapshot.state == engine::EngineState::Waiting) &&
+           !snapshot.finishingStep;
+}
+
 } // namespace sahaj::ui

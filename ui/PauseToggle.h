@@ -27,6 +27,9 @@ public:
     static void trigger(const engine::EngineSnapshot& snapshot, AppController& controller);
     // Joined: Waiting, Training, Paused or Snoozed (what snoozing and pausing need).
     static bool joined(engine::EngineState state);
+    // "Finish this step, then pause" (the control bar's button, the tray's item): while computing or
+    // waiting for a group, and not already asked.
+    static bool canFinishStep(const engine::EngineSnapshot& snapshot);
 };
 
 } // namespace sahaj::ui

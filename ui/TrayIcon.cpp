@@ -72,6 +72,8 @@ void TrayIcon::buildMenu() {
     open_ = menu_->addAction(tr("&Open Sahaj"), this, &TrayIcon::openRequested);
     pauseResume_ = menu_->addAction(tr("&Pause"), this,
                                     [this] { PauseToggle::trigger(*engine_.snapshot(), controller_); });
+    finishStep_ = menu_->addAction(tr("&Finish this step, then pause"), this,
+                                   [this] { controller_.finishStepThenPause(); });
     QMenu* snooze = menu_->addMenu(tr("&Snooze"));
     snooze1_ = snooze->addAction(tr("For &1 hour"), this, [this] { controller_.snooze(1); });
     snooze3_ = snooze->addAction(tr("For &3 hours"), this, [this] { controller_.snooze(3); });
@@ -221,6 +223,7 @@ void TrayIcon::render() {
     tray_->setToolTip(toolTipFor(*snapshot));
     pauseResume_->setText(PauseToggle::text(*snapshot));
     pauseResume_->setEnabled(PauseToggle::enabled(*snapshot));
+    finishStep_->setEnabled(PauseToggle::canFinishStep(*snapshot));
     const bool joined = PauseToggle::joined(snapshot->state);
     for (QAction* snooze : {snooze1_, snooze3_, snooze6_})
         snooze->setEnabled(joined);

@@ -47,6 +47,7 @@ public:
 
     QAction* openAction() const { return open_; }
     QAction* pauseResumeAction() const { return pauseResume_; }
+    QAction* finishStepAction() const { return finishStep_; }
     QAction* snoozeAction(int hours) const; // 1, 3 or 6; nullptr otherwise
     QAction* cancelSnoozeAction() const { return cancelSnooze_; }
     QAction* quitAction() const { return quit_; }
@@ -92,6 +93,7 @@ private:
     std::unique_ptr<QSystemTrayIcon> tray_;
     QAction* open_ = nullptr;
     QAction* pauseResume_ = nullptr;
+    QAction* finishStep_ = nullptr;
     QAction* snooze1_ = nullptr;
     QAction* snooze3_ = nullptr;
     QAction* snooze6_ = nullptr;

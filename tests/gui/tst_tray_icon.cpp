@@ -10,6 +10,7 @@
 
 #include <QAction>
 #include <QImage>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -121,6 +122,19 @@ private Q_SLOTS:
         toggle->trigger();
         QCOMPARE(machine.engine->calls.last(), QStringLiteral("resume"));
         QCOMPARE(toggle->text(), QStringLiteral("&Pause"));
+    }
+
+    // The control bar's "finish this step, then pause" is in the tray's menu too (a volunteer who lives in
+    // the tray had no way to it), enabled while computing and until asked.
+    void menuFinishesTheStepThenPauses() {
+        Machine machine;
+        QAction* finish = machine.tray.finishStepAction();
+        QVERIFY(finish && machine.tray.menu()->actions().contains(finish));
+        QVERIFY(finish->isEnabled());
+        finish->trigger();
+        QCOMPARE(machine.engine->calls.last(), QStringLiteral("finish-step"));
+        Machine offline(inState(EngineState::Offline));
+        QVERIFY(!offline.tray.finishStepAction()->isEnabled());
     }
 
     void menuSnoozesAndCancels() {
