@@ -157,14 +157,13 @@ else
 fi
 
 # 5. A short collaboration (a coordinator and two volunteers) from the installed paths alone, run outside
-#    the repository so that no default path of a build tree can help: the volunteers train through the
-#    installed cpu core.
+#    the repository so that no default path of a build tree can help: the demo finds the installed corpus
+#    and tokenizer by itself, and the volunteers train through the installed cpu core.
 demo="$work/demo"
 run_demo() (
   cd "$work" &&
     XDG_DATA_HOME="$work/data" timeout 900 /usr/bin/sahaj-node demo --peers 2 --clients 0 --steps 2 \
-      --target-batch 384 --corpus /usr/share/sahaj/demo/train.txt \
-      --tokenizer /usr/share/sahaj/demo/tokenizer.json --out "$demo"
+      --target-batch 384 --out "$demo"
 )
 check "sahaj-node demo from the installed paths" run_demo
 # Every volunteer ends with the same parameters (the summary's per-peer hashes).

@@ -44,15 +44,19 @@ std::vector<double> WeightBounds::reported(const GroupSpec& spec, const std::vec
             if (record.peerId == member.peerId && record.samplesPerSecond > 0.0)
                 rates.push_back(record.samplesPerSecond);
     const std::optional<double> typicalRate = lowerMedian(std::move(rates));
+    // And its samples at joining are at least the members' typical declaration (the lower median of those
+    // above 0, which one liar's 10^12 does not move): in a run's first round nobody's rate may be known yet.
+    std::vector<double> declared;
+    for (const GroupMember& member : spec.members)
+        if (member.weight > 0.0)
+            declared.push_back(member.weight);
+    const double typicalWeight = lowerMedian(std::move(declared)).value_or(0.0);
     std::vector<double> figures;
     for (const GroupMember& member : spec.members) {
-        // Nobody's rate is known (the first round of a run): nothing to hold a member's word to.
-        if (!typicalRate && slack.count() > 0) {
-            figures.push_back(std::numeric_limits<double>::infinity());
-            continue;
-        }
-        const double floorRate = typicalRate.value_or(0.0);
-        double reported = member.weight + floorRate * static_cast<double>(slack.count());
+        const bool bound = slack.count() > 0; // the most it may put, not the estimate of what it has
+        const double floorRate = bound ? typicalRate.value_or(0.0) : 0.0;
+        double reported = (bound ? std::max(member.weight, typicalWeight) : member.weight) +
+                          floorRate * static_cast<double>(slack.count());
         for (const PeerProgress& record : records) {
             if (record.peerId != member.peerId)
                 continue;
@@ -66,8 +70,7 @@ std::vector<double> WeightBounds::reported(const GroupSpec& spec, const std::vec
             const double base = record.epoch == spec.epoch
                                     ? std::max(member.weight, static_cast<double>(record.samplesAccumulated))
                                     : member.weight;
-            const double rate =
-                slack.count() > 0 ? std::max(record.samplesPerSecond, floorRate) : record.samplesPerSecond;
+            const double rate = std::max(record.samplesPerSecond, floorRate);
             reported = std::max(reported, base + rate * since);
         }
         figures.push_back(reported);

@@ -13,9 +13,9 @@ namespace sahaj::collab {
 // in its signed progress record for the group's epoch or as it declared them on joining, whichever is
 // larger, extrapolated at the rate of its newest record (of any epoch) to now plus kSlack of training
 // while the round got going, with head-room for the records' lag. Its rate counts as at least the lower
-// median of the members' reported rates (a newcomer's first record shows none), and while no member has
-// reported a rate there is no bound (+infinity: nothing to hold a word to; the cap below still holds). A
-// part above it is a violation
+// median of the members' reported rates, and its declaration as at least the lower median of the members'
+// declarations above 0 (a newcomer's first record shows no rate, and in a run's first round nobody's may).
+// A part above it is a violation
 // (AllReduceOptions::maxWeights): no member can buy more say in the mean than the samples it told everyone it
 // has.
 //
@@ -45,7 +45,7 @@ public:
 
 private:
     // Per member, the samples it reported or declared, extrapolated as above to now plus `slack`; with a
-    // slack (the bound, not the estimate) at the members' typical rate at least, +infinity with none known.
+    // slack (the bound, not the estimate), from the members' typical declaration and rate at least.
     static std::vector<double> reported(const GroupSpec& spec, const std::vector<PeerProgress>& records,
                                         std::chrono::system_clock::time_point now,
                                         std::chrono::seconds slack);
