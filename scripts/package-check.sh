@@ -158,12 +158,14 @@ fi
 
 # 5. A short collaboration (a coordinator and two volunteers) from the installed paths alone, run outside
 #    the repository so that no default path of a build tree can help: the demo finds the installed corpus
-#    and tokenizer by itself, and the volunteers train through the installed cpu core.
+#    and tokenizer by itself, and the volunteers train through the installed cpu core. Two steps only: the
+#    leaders gather 3 s (not the demo's 1.5 s), so that the first groups hold everyone (with 1.5 s, a
+#    volunteer missed the second step's group once and the two ended apart).
 demo="$work/demo"
 run_demo() (
   cd "$work" &&
     XDG_DATA_HOME="$work/data" timeout 900 /usr/bin/sahaj-node demo --peers 2 --clients 0 --steps 2 \
-      --target-batch 384 --out "$demo"
+      --target-batch 384 --gather-ms 3000 --out "$demo"
 )
 check "sahaj-node demo from the installed paths" run_demo
 # Every volunteer ends with the same parameters (the summary's per-peer hashes).
