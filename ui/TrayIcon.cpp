@@ -173,8 +173,7 @@ std::optional<TrayIcon::Notice> TrayIcon::eventNotice(const engine::EngineEvent&
         return std::nullopt;
     switch (event.level) {
     case engine::EngineEvent::Level::Error:
-        if (!connected(state) && state != engine::EngineState::Paused &&
-            state != engine::EngineState::Snoozed)
+        if (!PauseToggle::joined(state))
             return Notice{tr("Sahaj could not join the run"), event.text, QSystemTrayIcon::Critical};
         return Notice{tr("Sahaj stopped training"), event.text, QSystemTrayIcon::Critical};
     case engine::EngineEvent::Level::Milestone:

@@ -12,7 +12,7 @@ namespace sahaj::collab {
 std::vector<double> WeightBounds::of(const GroupSpec& spec, const std::vector<PeerProgress>& records,
                                      std::chrono::system_clock::time_point now) {
     std::vector<double> bounds;
-    for (const double samples : reported(spec, records, now, kSlack))
+    for (const double samples : reported(spec, records, now, kSlack, typicalOf(spec, records)))
         bounds.push_back(kFactor * samples + kHeadroom);
     return bounds;
 }
@@ -23,7 +23,7 @@ std::vector<double> WeightBounds::countedAtMost(const GroupSpec& spec,
     std::vector<double> contributors;
     // Without the slack, which bounds what a member may have trained while the round got going: an
     // estimate of each member's weight, not the most it may be.
-    for (const double samples : reported(spec, records, now, std::chrono::seconds(0)))
+    for (const double samples : reported(spec, records, now, std::chrono::seconds(0), Floor{}))
         if (samples > 0.0)
             contributors.push_back(samples);
     const std::optional<double> median = lowerMedian(std::move(contributors));
@@ -31,9 +31,7 @@ std::vector<double> WeightBounds::countedAtMost(const GroupSpec& spec,
     return std::vector<double>(spec.members.size(), most);
 }
 
-std::vector<double> WeightBounds::reported(const GroupSpec& spec, const std::vector<PeerProgress>& records,
-                                           std::chrono::system_clock::time_point now,
-                                           std::chrono::seconds slack) {
+WeightBounds::Floor WeightBounds::typicalOf(const GroupSpec& spec, const std::vector<PeerProgress>& records) {
     // The members' typical rate: a member whose records show no rate yet (its first record was published
     // before its first micro-batch, or has not reached this peer) trains at about that rate all the same.
     // Held to its declaration alone, an honest newcomer was banned in its first round for the samples it
@@ -43,20 +41,22 @@ std::vector<double> WeightBounds::reported(const GroupSpec& spec, const std::vec
         for (const PeerProgress& record : records)
             if (record.peerId == member.peerId && record.samplesPerSecond > 0.0)
                 rates.push_back(record.samplesPerSecond);
-    const std::optional<double> typicalRate = lowerMedian(std::move(rates));
     // And its samples at joining are at least the members' typical declaration (the lower median of those
     // above 0, which one liar's 10^12 does not move): in a run's first round nobody's rate may be known yet.
     std::vector<double> declared;
     for (const GroupMember& member : spec.members)
         if (member.weight > 0.0)
             declared.push_back(member.weight);
-    const double typicalWeight = lowerMedian(std::move(declared)).value_or(0.0);
+    return {lowerMedian(std::move(declared)).value_or(0.0), lowerMedian(std::move(rates)).value_or(0.0)};
+}
+
+std::vector<double> WeightBounds::reported(const GroupSpec& spec, const std::vector<PeerProgress>& records,
+                                           std::chrono::system_clock::time_point now,
+                                           std::chrono::seconds slack, Floor floor) {
     std::vector<double> figures;
     for (const GroupMember& member : spec.members) {
-        const bool bound = slack.count() > 0; // the most it may put, not the estimate of what it has
-        const double floorRate = bound ? typicalRate.value_or(0.0) : 0.0;
-        double reported = (bound ? std::max(member.weight, typicalWeight) : member.weight) +
-                          floorRate * static_cast<double>(slack.count());
+        double reported =
+            std::max(member.weight, floor.weight) + floor.rate * static_cast<double>(slack.count());
         for (const PeerProgress& record : records) {
             if (record.peerId != member.peerId)
                 continue;
@@ -70,7 +70,7 @@ std::vector<double> WeightBounds::reported(const GroupSpec& spec, const std::vec
             const double base = record.epoch == spec.epoch
                                     ? std::max(member.weight, static_cast<double>(record.samplesAccumulated))
                                     : member.weight;
-            const double rate = std::max(record.samplesPerSecond, floorRate);
+            const double rate = std::max(record.samplesPerSecond, floor.rate);
             reported = std::max(reported, base + rate * since);
         }
         figures.push_back(reported);

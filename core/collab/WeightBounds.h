@@ -44,11 +44,18 @@ public:
                                              std::chrono::system_clock::time_point now);
 
 private:
-    // Per member, the samples it reported or declared, extrapolated as above to now plus `slack`; with a
-    // slack (the bound, not the estimate), from the members' typical declaration and rate at least.
+    // What the bound grants every member at least: the members' typical declaration and rate (see above);
+    // the estimate grants nothing (zeros).
+    struct Floor {
+        double weight = 0.0;
+        double rate = 0.0;
+    };
+    static Floor typicalOf(const GroupSpec& spec, const std::vector<PeerProgress>& records);
+    // Per member, the samples it reported or declared (at least floor.weight), extrapolated as above at its
+    // rate (at least floor.rate) to now plus `slack`.
     static std::vector<double> reported(const GroupSpec& spec, const std::vector<PeerProgress>& records,
-                                        std::chrono::system_clock::time_point now,
-                                        std::chrono::seconds slack);
+                                        std::chrono::system_clock::time_point now, std::chrono::seconds slack,
+                                        Floor floor);
 };
 
 } // namespace sahaj::collab

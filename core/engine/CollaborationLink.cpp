@@ -790,15 +790,16 @@ void CollaborationLink::maybeFormGroup(Session& s) {
     // for at most a matchmaking deadline; then it steps alone rather than not at all (their records may
     // outlive them, or lie).
     if (result.group.members.size() < 2) {
-        const std::size_t others = s.tracker.peersAt(local, SystemClock::now()).size();
-        const auto now = SteadyClock::now();
-        if (others > 0 && (!s.aloneSince || s.aloneSince->first != local)) {
-            s.aloneSince.emplace(local, now);
-            note("epoch " + std::to_string(local) + ": alone while " + std::to_string(others) +
-                 " other peer(s) are at this epoch: looking again rather than stepping apart");
+        if (const std::size_t others = s.tracker.peersAt(local, SystemClock::now()).size(); others > 0) {
+            const auto now = SteadyClock::now();
+            if (!s.aloneSince || s.aloneSince->first != local) {
+                s.aloneSince.emplace(local, now);
+                note("epoch " + std::to_string(local) + ": alone while " + std::to_string(others) +
+                     " other peer(s) are at this epoch: looking again rather than stepping apart");
+            }
+            if (now - s.aloneSince->second < options_.matchmaking.deadline)
+                return;
         }
-        if (others > 0 && now - s.aloneSince->second < options_.matchmaking.deadline)
-            return;
     } else {
         s.aloneSince.reset();
         s.chaseFailed = false;

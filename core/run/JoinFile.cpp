@@ -124,9 +124,9 @@ QString JoinFile::problemWithFile(const QString& path, const QByteArray& bytes, 
             .arg(path)
             .arg(kMaxBytes / 1024)
             .arg(whereFrom);
-    if (looksLikeJoinFile(bytes))
-        return {};
     const QJsonDocument document = QJsonDocument::fromJson(bytes);
+    if (document.isObject() && document.object().value("format").toString() == QLatin1String(kFormat))
+        return {}; // looksLikeJoinFile, without parsing again
     if (!document.isObject())
         return QStringLiteral(
                    "'%1' is not a join file: a join file is a short JSON text, and this is %2 (%3)")
@@ -166,10 +166,10 @@ RunManifest JoinFile::readRun(const QString& linkOrPath, bool signedOnly, const 
         throw std::runtime_error(
             QStringLiteral("cannot read '%1': %2").arg(linkOrPath, file.errorString()).toStdString());
     const QByteArray bytes = file.read(kMaxBytes + 1);
+    if (bytes.size() <= kMaxBytes && looksLikeJoinFile(bytes))
+        return fromBytes(bytes, linkOrPath, expectedOrganiser).manifest();
     if (const QString problem = problemWithFile(linkOrPath, bytes, signedOnly); !problem.isEmpty())
         throw std::invalid_argument(problem.toStdString());
-    if (looksLikeJoinFile(bytes))
-        return fromBytes(bytes, linkOrPath, expectedOrganiser).manifest();
     RunManifest manifest = RunManifest::fromBytes(bytes, linkOrPath);
     if (!expectedOrganiser.isEmpty() && manifest.organiser != expectedOrganiser.toLower())
         throw std::invalid_argument(QStringLiteral("'%1' names organiser '%2', not the expected %3")
