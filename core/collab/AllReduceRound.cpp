@@ -94,6 +94,18 @@ bool AllReduceResult::complete() const {
     return std::all_of(spanAveraged.begin(), spanAveraged.end(), [](bool averaged) { return averaged; });
 }
 
+std::vector<std::string> AllReduceResult::spansTakenFromViolators(const GroupSpec& spec) const {
+    std::vector<std::string> taken;
+    for (const auto& [peerId, offence] : violators) {
+        const int member = spec.indexOf(peerId);
+        if (member >= 0 && static_cast<std::size_t>(member) < spanAveraged.size() &&
+            spanAveraged[static_cast<std::size_t>(member)] &&
+            std::find(taken.begin(), taken.end(), peerId) == taken.end())
+            taken.push_back(peerId);
+    }
+    return taken;
+}
+
 AllReduceRound::AllReduceRound(GroupSpec spec, const net::MessageCodec& codec,
                                const net::SocketFactory& sockets, zmq::socket_t* router,
                                AllReduceOptions options)

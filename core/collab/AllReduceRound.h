@@ -105,6 +105,11 @@ struct AllReduceResult {
     std::vector<net::WireMessage> otherMessages;
 
     bool complete() const;
+    // The violators (by peer id, each once) whose span's mean this member took: it arrived before their
+    // offence came to light. Their mean is their own doing, so a state round that holds one is not taken
+    // (docs/security.md): every member that aggregates sees a part sent to it, so they decide alike,
+    // whichever came first.
+    std::vector<std::string> spansTakenFromViolators(const GroupSpec& spec) const;
 };
 
 // One butterfly all-reduce of a group over ZeroMQ (docs/protocol.md). Every member that holds gradients sends

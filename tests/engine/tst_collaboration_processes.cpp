@@ -130,6 +130,41 @@ class TestCollaborationProcesses : public QObject {
     static QString finalHash(const Peer& peer) {
         return readJsonObject(peer.dir + "/summary.json")["final_params_sha256"].toString();
     }
+    // Each epoch `peer` recorded, a line each (group, completeness, parameters, problems), and its log's
+    // lines about groups and bans: what a failed comparison of final parameters prints, since a run's logs
+    // are gone with the test's folder.
+    static QString epochHistory(const Peer& peer) {
+        QString history = peer.dir + ":\n";
+        for (const QJsonObject& epoch : readJsonLines(peer.dir + "/epochs.jsonl")) {
+            QStringList members;
+            for (const QJsonValue member : epoch["members"].toArray())
+                members << member["id"].toString().left(8);
+            QStringList problems;
+            for (const QJsonValue problem : epoch["problems"].toArray())
+                problems << problem.toString().left(160);
+            history +=
+                QStringLiteral("  epoch %1 loaded=%2 alone=%3 complete=%4 averaged=%5 params=%6 group=[%7] "
+                               "problems=[%8]\n")
+                    .arg(epoch["epoch"].toInteger())
+                    .arg(epoch["state_loaded"].toBool())
+                    .arg(epoch["alone"].toBool())
+                    .arg(epoch["complete"].toBool())
+                    .arg(epoch["parameters_averaged"].toBool())
+                    .arg(epoch["params_sha256"].toString().left(8), members.join(' '), problems.join(" | "));
+        }
+        for (const QString& line : readText(peer.dir + "/log.err").split('\n'))
+            if (line.contains(QLatin1String("a group of")) || line.contains(QLatin1String("banned")) ||
+                line.contains(QLatin1String("alone")) || line.contains(QLatin1String("loaded the state")) ||
+                line.contains(QLatin1String("left a group")))
+                history += "  " + line.left(220) + "\n";
+        return history;
+    }
+    // Fails the test, printing both peers' histories, when their final parameters differ.
+    static void compareFinalParameters(const Peer& a, const Peer& b) {
+        if (finalHash(a) != finalHash(b))
+            qWarning("%s%s", qPrintable(epochHistory(a)), qPrintable(epochHistory(b)));
+        QCOMPARE(finalHash(a), finalHash(b));
+    }
     static QString readText(const QString& path) {
         QFile file(path);
         return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
@@ -206,7 +241,9 @@ private Q_SLOTS:
         QVERIFY2(pacedRounds > 0, "no round was paced");
         for (const Peer* peer : {&a, &b, &c, &client}) {
             QCOMPARE(finalEpoch(*peer), 10);
-            QCOMPARE(finalHash(*peer), finalHash(a));
+            compareFinalParameters(*peer, a);
+            if (QTest::currentTestFailed())
+                return;
         }
         const qint64 saved = readJsonObject(stateDir + "/checkpoint.json")["epoch"].toInteger();
         QVERIFY2(saved > 0, "the coordinator saved no state");
@@ -245,7 +282,9 @@ private Q_SLOTS:
                      "a newcomer trained before loading the saved state");
             QCOMPARE(finalEpoch(*peer), target);
         }
-        QCOMPARE(finalHash(d), finalHash(e));
+        compareFinalParameters(d, e);
+        if (QTest::currentTestFailed())
+            return;
         checkGroups({&d, &e, &restarted});
     }
 
@@ -269,7 +308,7 @@ private Q_SLOTS:
         stopNode(coordinator);
         QCOMPARE(finalEpoch(f), 10);
         QCOMPARE(finalEpoch(g), 10);
-        QCOMPARE(finalHash(f), finalHash(g));
+        compareFinalParameters(f, g);
     }
 
     // (b) With upload caps, each round's shares are the load balancer's plan for the bandwidths the members
@@ -412,8 +451,11 @@ private Q_SLOTS:
                 QVERIFY2(epoch["round_seconds"].toDouble() < 30.0,
                          "a round waited past the aggregator timeout");
         }
-        QCOMPARE(finalHash(s), finalHash(t));
-        QCOMPARE(finalHash(s), finalHash(slow));
+        for (const Peer* peer : {&t, &slow}) {
+            compareFinalParameters(s, *peer);
+            if (QTest::currentTestFailed())
+                return;
+        }
         double fast = 0, slowSamples = 0;
         for (const QJsonObject& epoch : readJsonLines(s.dir + "/epochs.jsonl"))
             fast += epoch["local_samples"].toDouble();
@@ -452,7 +494,18 @@ private Q_SLOTS:
         const QRegularExpression banOfLiar("banned peer " + run.liarId + " .*" + offence);
         const QRegularExpression offenceText(offence);
         for (const Peer* peer : run.honest()) {
-            for (const QJsonObject& epoch : readJsonLines(peer->dir + "/epochs.jsonl"))
+            for (const QJsonObject& epoch : readJsonLines(peer->dir + "/epochs.jsonl")) {
+                // No honest peer takes a state round the liar was in: its own span's mean holds what it
+                // chose (for heavy-state, its parameters of 0.5 under a weight of 10^12), whether that mean
+                // came before or after its part showed the offence.
+                bool liarInGroup = false;
+                for (const QJsonValue member : epoch["members"].toArray())
+                    liarInGroup = liarInGroup || member["id"].toString() == run.liarId;
+                QVERIFY2(
+                    !(liarInGroup && epoch["parameters_averaged"].toBool()),
+                    qPrintable(QStringLiteral("%1 took the state round of epoch %2, which the liar was in")
+                                   .arg(peer->dir)
+                                   .arg(epoch["epoch"].toInteger())));
                 for (const QJsonValue problem : epoch["problems"].toArray()) {
                     // The liar's parts never reach a mean that a member would have to refuse.
                     QVERIFY2(!problem.toString().contains("the averaged state was refused"),
@@ -460,6 +513,7 @@ private Q_SLOTS:
                     if (offenceText.match(problem.toString()).hasMatch())
                         ++refused;
                 }
+            }
             if (banOfLiar.match(readText(peer->dir + "/log.err")).hasMatch())
                 ++banned;
         }
@@ -584,7 +638,9 @@ private:
             QVERIFY2(finished, "the honest volunteers did not reach step 4");
             QCOMPARE(finalEpoch(run.v), 4);
             QCOMPARE(finalEpoch(run.w), 4);
-            QCOMPARE(finalHash(run.v), finalHash(run.w));
+            compareFinalParameters(run.v, run.w);
+            if (QTest::currentTestFailed())
+                return;
             for (const QJsonObject& event : readJsonLines(run.liar.dir + "/log.out"))
                 if (event["event"] == "joined")
                     run.liarId = event["peer"].toString();
