@@ -11,17 +11,6 @@
 
 namespace sahaj::test {
 
-// Writes `content` to `name` inside `dir` and returns the path; a failure to write ends the test run.
-// The real sahajBERT tokenizer the tests share (SAHAJ_SHARED_DIR/data/sahajbert-tokenizer/tokenizer.json),
-// or an empty string when this machine lacks it: the tests that need it skip with kNoSharedTokenizer.
-inline QString sharedTokenizerPath() {
-    const QString path =
-        qEnvironmentVariable("SAHAJ_SHARED_DIR") + "/data/sahajbert-tokenizer/tokenizer.json";
-    return QFile::exists(path) ? path : QString();
-}
-inline constexpr const char* kNoSharedTokenizer =
-    "the sahajBERT tokenizer (SAHAJ_SHARED_DIR/data/sahajbert-tokenizer) is not available";
-
 // The tokenizer the build trains on the test sample (SAHAJ_SAMPLE_TOKENIZER, tests/CMakeLists.txt), for the
 // tests that need some tokenizer, not sahajBERT's: they run on a fresh clone too. It is built with the
 // tests, so a missing one ends the run with the reason rather than skipping.
@@ -34,6 +23,7 @@ inline QString sampleTokenizerPath() {
     return path;
 }
 
+// Writes `content` to `name` inside `dir` and returns the path; a failure to write ends the test run.
 inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content) {
     const QString path = dir.filePath(name);
     QFile file(path);

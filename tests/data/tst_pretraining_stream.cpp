@@ -1,8 +1,8 @@
-// The pretraining stream over a real Bengali corpus with the sahajBERT tokenizer: layout, endless
+// The pretraining stream over a real Bengali corpus with the tests' sample tokenizer: layout, endless
 // passes, determinism and exact resumption.
 #include "core/text/PretrainingStream.h"
 #include "core/text/Tokenizer.h"
-
+#include "tests/common/TestFiles.h"
 
 #include <QDir>
 #include <QFile>
@@ -56,13 +56,7 @@ private:
 
 private Q_SLOTS:
     void initTestCase() {
-        const QString shared = qEnvironmentVariable("SAHAJ_SHARED_DIR");
-        const QString path = shared + "/data/sahajbert-tokenizer/tokenizer.json";
-        if (shared.isEmpty() || !QFile::exists(path))
-            QSKIP("the sahajBERT tokenizer is not available: "
-                  "SAHAJ_SHARED_DIR/data/sahajbert-tokenizer/tokenizer.json "
-                  "is missing");
-        tokenizer_ = Tokenizer::fromFile(path);
+        tokenizer_ = Tokenizer::fromFile(sahaj::test::sampleTokenizerPath());
         corpus_ = qEnvironmentVariable("SAHAJ_SOURCE_DIR") + "/tests/data/corpus/bn-train.txt";
         QVERIFY2(QFile::exists(corpus_), qPrintable(corpus_));
     }
@@ -93,7 +87,8 @@ private Q_SLOTS:
                     }
                 }
                 QVERIFY(predicted >= 1);
-                QVERIFY(b.sopLabels[static_cast<std::size_t>(r)] == 0 || b.sopLabels[static_cast<std::size_t>(r)] == 1);
+                QVERIFY(b.sopLabels[static_cast<std::size_t>(r)] == 0 ||
+                        b.sopLabels[static_cast<std::size_t>(r)] == 1);
             }
         }
         QCOMPARE(s.position().batch, std::uint64_t(5));
@@ -113,8 +108,7 @@ private Q_SLOTS:
             const TokenBatch x = a.next();
             QVERIFY(sameBatch(x, b.next()));
             const TokenBatch y = c.next();
-            allSameAsOtherSeed =
-                allSameAsOtherSeed && sameBatch(x, y);
+            allSameAsOtherSeed = allSameAsOtherSeed && sameBatch(x, y);
         }
         QVERIFY(!allSameAsOtherSeed);
     }

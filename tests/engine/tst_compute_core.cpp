@@ -10,8 +10,8 @@
 #include "core/engine/GradientAccumulator.h"
 #include "core/engine/ModelReplica.h"
 #include "core/model/AlbertParameterLayout.h"
+#include "tests/common/TestFiles.h"
 
-#include <QFile>
 #include <QTest>
 
 #include <torch/torch.h>
@@ -173,10 +173,7 @@ private Q_SLOTS:
     }
 
     void twoCoresSumToWhatOneComputesFromTheSameSamples() {
-        const QString tokenizer =
-            qEnvironmentVariable("SAHAJ_SHARED_DIR") + "/data/sahajbert-tokenizer/tokenizer.json";
-        if (!QFile::exists(tokenizer))
-            QSKIP("the sahajBERT tokenizer (SAHAJ_SHARED_DIR/data/sahajbert-tokenizer) is not available");
+        const QString tokenizer = test::sampleTokenizerPath();
         model::AlbertConfig config = tiny_;
         config.classifierDropoutProb = 0.0; // no dropout: both cores' draws would differ
         engine::AccumulatorOptions data;

@@ -80,9 +80,7 @@ private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         dir_.setAutoRemove(qEnvironmentVariableIsEmpty("SAHAJ_KEEP_TEST_DIRS"));
-        const QString tokenizer = sharedTokenizerPath();
-        if (tokenizer.isEmpty())
-            QSKIP(kNoSharedTokenizer);
+        const QString tokenizer = sampleTokenizerPath();
         QVERIFY2(NginxServer::available(), qPrintable(NginxServer::missingReason()));
 
         // What the organiser publishes: the corpus (the sample, repeated to a few MiB), the tokenizer.

@@ -10,6 +10,7 @@
 #include "core/train/LocalTrainer.h"
 #include "core/train/TrainingCheckpoint.h"
 #include "tests/common/NodeProcess.h"
+#include "tests/common/TestFiles.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -62,10 +63,7 @@ private Q_SLOTS:
     void initTestCase() {
         QVERIFY2(QFile::exists(test::nodeExecutable()), "SAHAJ_NODE not set");
         source_ = qEnvironmentVariable("SAHAJ_SOURCE_DIR");
-        const QString shared = qEnvironmentVariable("SAHAJ_SHARED_DIR");
-        tokenizer_ = shared + "/data/sahajbert-tokenizer/tokenizer.json";
-        if (shared.isEmpty() || !QFile::exists(tokenizer_))
-            QSKIP("the sahajBERT tokenizer (SAHAJ_SHARED_DIR/data/sahajbert-tokenizer) is not available");
+        tokenizer_ = test::sampleTokenizerPath();
         QVERIFY(work_.isValid());
         // A short real pre-training run: the checkpoint every command below starts from.
         pretrained_ = path("pretrained");
@@ -257,7 +255,7 @@ private Q_SLOTS:
             QStringList arguments{"finetune", "--task",           name,           "--checkpoint", pretrained_,
                                   "--out",    path("ft-" + name), "--max-length", "64",           "--batch",
                                   "16"};
-            for (const QString& split : {"train", "dev", "test"})
+            for (const QString split : {"train", "dev", "test"})
                 arguments << "--" + split << path("tasks/" + name + "-" + split + "." + ext);
             return runNode(arguments + extra);
         };

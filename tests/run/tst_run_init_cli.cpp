@@ -51,11 +51,6 @@ private:
     QString corpus_;
     QString tokenizer_;
 
-    void requireTokenizer() const {
-        if (!QFile::exists(tokenizer_))
-            QSKIP("the shared sahajBERT tokenizer is missing ($SAHAJ_SHARED_DIR/data/sahajbert-tokenizer)");
-    }
-
     // Expects a usage error (exit 2) whose message contains `expected`.
     static void expectUsageError(const QStringList& arguments, const QString& expected) {
         const NodeRun run = runNode(QStringList{"run-init"} + arguments);
@@ -69,11 +64,10 @@ private Q_SLOTS:
                  "SAHAJ_NODE must name the sahaj-node executable");
         corpus_ = qEnvironmentVariable("SAHAJ_SOURCE_DIR") + "/tests/data/corpus/bn-train.txt";
         QVERIFY(QFile::exists(corpus_));
-        tokenizer_ = qEnvironmentVariable("SAHAJ_SHARED_DIR") + "/data/sahajbert-tokenizer/tokenizer.json";
+        tokenizer_ = sahaj::test::sampleTokenizerPath();
     }
 
     void writesAManifestThatLoads() {
-        requireTokenizer();
         const QString out = dir_.filePath("run.json");
         const NodeRun run = runNode({"run-init",
                                      "--out",
@@ -123,7 +117,6 @@ private Q_SLOTS:
     }
 
     void demoDefaultsUseTheDemoCorpus() {
-        requireTokenizer();
         QTemporaryDir work;
         QVERIFY(QDir(work.path()).mkpath("build/data/demo-corpus"));
         const QString demo = work.filePath("build/data/demo-corpus/train.txt");
@@ -175,7 +168,6 @@ private Q_SLOTS:
     }
 
     void weightsMixTheCorpora() {
-        requireTokenizer();
         const QString other = dir_.filePath("other.txt");
         QFile::copy(corpus_, other);
         QFile file(other);
@@ -195,7 +187,6 @@ private Q_SLOTS:
     // sahaj-node shard cuts a corpus into compressed JSONL shards of whole documents, and run-init --data
     // takes its data.json: the run's shards, their URLs under the prefix, their weight.
     void shardSplitsACorpusForRunInit() {
-        requireTokenizer();
         const QString out = dir_.filePath("sharded");
         const NodeRun split = runNode({"shard", "--corpus", corpus_, "--shard-mb", "0.01", "--out", out,
                                        "--compress", "zstd", "--url-prefix", "https://data.example.org/bn",
@@ -246,14 +237,12 @@ private Q_SLOTS:
     }
 
     void repeatedShardIsAUsageError() {
-        requireTokenizer();
         expectUsageError({"--out", dir_.filePath("twice.json"), "--tokenizer", tokenizer_, "--corpus",
                           corpus_, "--corpus", corpus_},
                          "data URL #1 repeats data URL #0");
     }
 
     void runtimeFailuresExitWithOne() {
-        requireTokenizer();
         // A file that is not a tokenizer: the manifest would be useless to every volunteer.
         const NodeRun badTokenizer = runNode(
             {"run-init", "--out", dir_.filePath("t.json"), "--corpus", corpus_, "--tokenizer", corpus_});

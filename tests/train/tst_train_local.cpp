@@ -6,6 +6,7 @@
 #include "core/train/ParameterGrouping.h"
 #include "core/train/TrainingCheckpoint.h"
 #include "tests/common/NodeProcess.h"
+#include "tests/common/TestFiles.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -68,10 +69,7 @@ private:
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY2(QFile::exists(qEnvironmentVariable("SAHAJ_NODE")), "SAHAJ_NODE not set");
-        const QString shared = qEnvironmentVariable("SAHAJ_SHARED_DIR");
-        tokenizer_ = shared + "/data/sahajbert-tokenizer/tokenizer.json";
-        if (shared.isEmpty() || !QFile::exists(tokenizer_))
-            QSKIP("the sahajBERT tokenizer (SAHAJ_SHARED_DIR/data/sahajbert-tokenizer) is not available");
+        tokenizer_ = sahaj::test::sampleTokenizerPath();
         corpus_ = qEnvironmentVariable("SAHAJ_SOURCE_DIR") + "/tests/train/data/bengali-sample.txt";
         QVERIFY2(QFile::exists(corpus_), qPrintable(corpus_));
         QVERIFY(work_.isValid());
