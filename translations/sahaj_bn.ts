@@ -1077,6 +1077,10 @@
         <source>&lt;p&gt;Sahaj is free software under the &lt;a href=&quot;%1&quot;&gt;GNU General Public License, version 3 or later&lt;/a&gt;.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Sahaj একটি মুক্ত সফটওয়্যার, যা &lt;a href=&quot;%1&quot;&gt;GNU জেনারেল পাবলিক লাইসেন্সের সংস্করণ ৩ বা তার পরবর্তী কোনো সংস্করণের&lt;/a&gt; অধীনে প্রকাশিত।&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>থামছে…</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::PauseToggle</name>
@@ -1679,6 +1683,10 @@
     <message>
         <source>&amp;Finish this step, then pause</source>
         <translation>&amp;এই ধাপ শেষ করে বিরতি</translation>
+    </message>
+    <message>
+        <source>Sahaj — stopping…</source>
+        <translation>Sahaj — থামছে…</translation>
     </message>
 </context>
 <context>

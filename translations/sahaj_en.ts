@@ -1075,6 +1075,10 @@
         <source>&lt;p&gt;Sahaj is free software under the &lt;a href=&quot;%1&quot;&gt;GNU General Public License, version 3 or later&lt;/a&gt;.&lt;/p&gt;</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Stopping…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::PauseToggle</name>
@@ -1676,6 +1680,10 @@
     </message>
     <message>
         <source>&amp;Finish this step, then pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sahaj — stopping…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -208,7 +208,12 @@ void MainWindow::showFromTray() {
 }
 
 void MainWindow::quit() {
+    if (quitting_)
+        return;
     quitting_ = true;
+    // Leaving the run takes a moment (up to the app's bound): say so where the user looks.
+    statusBar()->showMessage(tr("Stopping…"));
+    tray_->showStopping();
     Q_EMIT quitRequested();
 }
 

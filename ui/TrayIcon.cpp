@@ -121,6 +121,11 @@ void TrayIcon::expectLeave() {
     leaveExpected_ = true;
 }
 
+void TrayIcon::showStopping() {
+    stopping_ = true;
+    render();
+}
+
 QString TrayIcon::iconPathFor(engine::EngineState state) {
     const engine::EngineState shown =
         state == engine::EngineState::Joining ? engine::EngineState::Waiting : state;
@@ -228,6 +233,11 @@ void TrayIcon::render() {
         snooze->setEnabled(joined);
     cancelSnooze_->setEnabled(controller_.settings().snoozeUntilMs > QDateTime::currentMSecsSinceEpoch() ||
                               snapshot->state == engine::EngineState::Snoozed);
+    if (stopping_) {
+        tray_->setToolTip(tr("Sahaj — stopping…"));
+        for (QAction* action : menu_->actions())
+            action->setEnabled(false);
+    }
 }
 
 } // namespace sahaj::ui

@@ -58,6 +58,9 @@ public:
     // The user asked to leave: the Offline state that follows is no disconnection to notify.
     void expectLeave();
 
+    // The app is stopping: the tooltip says so and the menu offers nothing more until the process ends.
+    void showStopping();
+
     // ":/icons/tray-<state>.svg"; Joining shares the waiting icon.
     static QString iconPathFor(engine::EngineState state);
     // The state's icon, or a standard icon of the style when the resource is missing.
@@ -98,6 +101,7 @@ private:
     QAction* snooze3_ = nullptr;
     QAction* snooze6_ = nullptr;
     QAction* cancelSnooze_ = nullptr;
+    bool stopping_ = false;
     QAction* quit_ = nullptr;
     engine::EngineState lastState_ = engine::EngineState::Offline;
     bool leaveExpected_ = false;

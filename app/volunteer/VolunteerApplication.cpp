@@ -15,7 +15,10 @@
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <chrono>
+#include <cstdlib>
 #include <iostream>
+#include <thread>
 
 namespace sahaj::volunteer {
 
@@ -57,7 +60,10 @@ void VolunteerApplication::installTranslator(const QString& settingsPath) {
     }
 }
 
-QString VolunteerApplication::start() {
+VolunteerApplication::Started VolunteerApplication::start() {
+    const auto stopped = [](int exitCode, const QString& message) {
+        return Started{false, exitCode, message};
+    };
     QString settingsPath = options_.settingsPath;
     QString ledgerPath;
     if (options_.demo) {
@@ -65,7 +71,8 @@ QString VolunteerApplication::start() {
         demoRoot_ =
             std::make_unique<QTemporaryDir>(QDir::temp().filePath(QStringLiteral("sahaj-demo-XXXXXX")));
         if (!demoRoot_->isValid())
-            return QStringLiteral("cannot create a folder for the demo: ") + demoRoot_->errorString();
+            return stopped(1, QStringLiteral("cannot create a folder for the demo: ") +
+                                  demoRoot_->errorString());
         demoRoot_->setAutoRemove(qEnvironmentVariableIsEmpty("SAHAJ_KEEP_DEMO"));
         settingsPath = demoRoot_->filePath(QStringLiteral("settings.ini"));
         ledgerPath = demoRoot_->filePath(QStringLiteral("ledger.sqlite"));
@@ -73,25 +80,54 @@ QString VolunteerApplication::start() {
         const QString config = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation);
         const QString data = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
         if (config.isEmpty() || data.isEmpty())
-            return QStringLiteral("this system names no folders for settings and application data");
+            return stopped(1,
+                           QStringLiteral("this system names no folders for settings and application data"));
         QDir().mkpath(config);
         QDir().mkpath(data);
         if (settingsPath.isEmpty())
             settingsPath = QDir(config).filePath(QStringLiteral("settings.ini"));
         ledgerPath = QDir(data).filePath(QStringLiteral("ledger.sqlite"));
+        // One app per settings file (the demo has a folder of its own).
+        instance_ = std::make_unique<SingleInstance>(settingsPath);
+        QString problem;
+        switch (
+            instance_->claim(options_.quit ? SingleInstance::Request::Quit : SingleInstance::Request::Show,
+                             kInstanceWaitMs, &problem)) {
+        case SingleInstance::Outcome::First:
+            break;
+        case SingleInstance::Outcome::Told:
+            return stopped(0, options_.quit
+                                  ? QStringLiteral("Sahaj has stopped")
+                                  : QStringLiteral("Sahaj is already running: its window was brought "
+                                                   "forward"));
+        case SingleInstance::Outcome::NoneRunning:
+            return stopped(1, QStringLiteral("Sahaj is not running"));
+        case SingleInstance::Outcome::Failed:
+            return stopped(1, problem);
+        }
     }
     installTranslator(settingsPath);
 
     try {
         engine_ = std::make_unique<engine::VolunteerEngine>(ledgerPath);
     } catch (const std::exception& e) {
-        return QStringLiteral("cannot open the contribution ledger %1: %2")
-            .arg(ledgerPath, QString::fromUtf8(e.what()));
+        return stopped(1, QStringLiteral("cannot open the contribution ledger %1: %2")
+                              .arg(ledgerPath, QString::fromUtf8(e.what())));
     }
     controller_ =
         std::make_unique<ui::AppController>(*engine_, settingsPath, std::make_unique<ui::DBusSensors>());
     window_ = std::make_unique<ui::MainWindow>(*engine_, *controller_);
     connect(window_.get(), &ui::MainWindow::quitRequested, this, &VolunteerApplication::quitPolitely);
+    if (instance_) {
+        connect(instance_.get(), &SingleInstance::showRequested, window_.get(), [this] {
+            std::cout << "sahaj-volunteer: another launch asked for the window: showing it" << std::endl;
+            window_->showFromTray();
+        });
+        connect(instance_.get(), &SingleInstance::quitRequested, window_.get(), [this] {
+            std::cout << "sahaj-volunteer: asked to quit by another launch" << std::endl;
+            window_->quit();
+        });
+    }
     startAtLogin_ = ui::AutostartEntry::isEnabled();
     connect(controller_.get(), &ui::AppController::settingsChanged, this,
             &VolunteerApplication::applyStartAtLogin);
@@ -118,7 +154,7 @@ QString VolunteerApplication::start() {
         });
         tour_->start();
     }
-    return {};
+    return Started{true, 0, {}};
 }
 
 void VolunteerApplication::startDemo() {
@@ -173,12 +209,23 @@ void VolunteerApplication::quitPolitely() {
     if (quitting_)
         return;
     quitting_ = true;
+    if (instance_)
+        instance_->stopListening(); // a launch from now on waits for this process to end
+    // Whatever still runs (a round, a download, a core that does not answer), the process ends within the
+    // bound: quitting must never leave it holding the identity and the lock for minutes. Nothing is lost
+    // by ending early: the ledger commits each entry as it is written.
+    std::thread([] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(kQuitBoundMs));
+        std::cerr << "sahaj-volunteer: still stopping after " << kQuitBoundMs / 1000 << " s: exiting now"
+                  << std::endl;
+        std::_Exit(0);
+    }).detach();
     engine_->leave();
     // Leaving publishes the departure; give it a moment, but never hang on a stuck network.
     quitClock_.start();
     auto* poll = new QTimer(this);
     connect(poll, &QTimer::timeout, this, [this, poll] {
-        if (!engine_->busy() || quitClock_.elapsed() > 15000) {
+        if (!engine_->busy() || quitClock_.elapsed() > kPoliteQuitMs) {
             poll->stop();
             QCoreApplication::quit();
         }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/volunteer/DemoSession.h"
+#include "app/volunteer/SingleInstance.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -34,14 +35,29 @@ public:
         QString settingsPath;     // empty: the user's (AppConfigLocation/settings.ini)
         QString language;         // "en", "bn"; empty: the settings', else the system's
         QString screenshotFolder; // render every panel there once the demo is alive, then quit
+        bool quit = false;        // ask the running app to stop, wait until it has, and exit
     };
+
+    // What start() did: the app runs (exec the event loop), or this launch is over (another app was told
+    // to show its window or to quit, or something stops the app) with `message` and `exitCode`.
+    struct Started {
+        bool running = false;
+        int exitCode = 0;
+        QString message;
+    };
+
+    // How long a launch waits for an app that is starting or stopping, and the bound on stopping: the
+    // leave is given kPoliteQuitMs, and the process ends by kQuitBoundMs after Quit whatever still runs.
+    static constexpr int kPoliteQuitMs = 15000;
+    static constexpr int kQuitBoundMs = 30000;
+    static constexpr int kInstanceWaitMs = kQuitBoundMs + 10000;
 
     explicit VolunteerApplication(Options options);
     ~VolunteerApplication() override;
 
-    // Builds everything and shows the window (or only the tray icon). Returns a problem that stops the app
-    // (printed by main), empty when running.
-    QString start();
+    // Becomes the one app for its settings (or tells the running one), builds everything and shows the
+    // window (or only the tray icon).
+    Started start();
 
 private:
     void installTranslator(const QString& settingsPath);
@@ -50,6 +66,7 @@ private:
     void applyStartAtLogin();
 
     Options options_;
+    std::unique_ptr<SingleInstance> instance_;
     std::unique_ptr<QTemporaryDir> demoRoot_;
     QTranslator translator_;
     std::unique_ptr<engine::VolunteerEngine> engine_;

@@ -37,6 +37,7 @@ std::optional<sahaj::volunteer::VolunteerApplication::Options> readOptions(int a
         {"settings", "Use this settings file instead of the user's.", "FILE"},
         {"language", "Show the app in this language: en or bn (default: the settings', else the system's).",
          "LANG"},
+        {"quit", "Ask the running app to stop, and wait until it has stopped."},
         {"screenshots",
          "With --demo: once the demo is alive, render every panel into FOLDER as PNG files, then quit.",
          "FOLDER"},
@@ -49,9 +50,14 @@ std::optional<sahaj::volunteer::VolunteerApplication::Options> readOptions(int a
     options.settingsPath = parser.value("settings");
     options.language = parser.value("language");
     options.screenshotFolder = parser.value("screenshots");
+    options.quit = parser.isSet("quit");
     *exitCode = 2;
     if (!options.language.isEmpty() && options.language != "en" && options.language != "bn") {
         std::cerr << "sahaj-volunteer: --language must be en or bn\n";
+        return std::nullopt;
+    }
+    if (options.quit && options.demo) {
+        std::cerr << "sahaj-volunteer: --quit stops the app that runs with your settings, not a demo\n";
         return std::nullopt;
     }
     if (!options.screenshotFolder.isEmpty() && !options.demo) {
@@ -87,9 +93,11 @@ int main(int argc, char* argv[]) {
     QApplication::setQuitOnLastWindowClosed(false);
 
     sahaj::volunteer::VolunteerApplication volunteer(*options);
-    if (const QString problem = volunteer.start(); !problem.isEmpty()) {
-        std::cerr << "sahaj-volunteer: " << problem.toStdString() << std::endl;
-        return 1;
+    const sahaj::volunteer::VolunteerApplication::Started started = volunteer.start();
+    if (!started.running) {
+        (started.exitCode == 0 ? std::cout : std::cerr)
+            << "sahaj-volunteer: " << started.message.toStdString() << std::endl;
+        return started.exitCode;
     }
     return QApplication::exec();
 }

@@ -1,6 +1,8 @@
 // The desktop app's command line on a machine without a display (a server, CI, an ssh session): --help
 // and --version answer (before, QApplication aborted first), and a start without a display says what to
 // run instead, with exit status 2, instead of aborting.
+#include "tests/common/NodeProcess.h"
+
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTest>
@@ -8,43 +10,25 @@
 class TestVolunteerCli : public QObject {
     Q_OBJECT
 
-    struct Result {
-        int status = -1;
-        QString out;
-        QString err;
-    };
-
-    static Result run(const QStringList& arguments) {
+    static sahaj::test::NodeRun run(const QStringList& arguments) {
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
             environment.remove(QString::fromLatin1(name));
-        QProcess app;
-        app.setProcessEnvironment(environment);
-        app.start(QStringLiteral(SAHAJ_VOLUNTEER), arguments);
-        Result result;
-        if (!app.waitForFinished(60000)) {
-            app.kill();
-            app.waitForFinished();
-            return result;
-        }
-        result.status = app.exitStatus() == QProcess::NormalExit ? app.exitCode() : -1;
-        result.out = QString::fromUtf8(app.readAllStandardOutput());
-        result.err = QString::fromUtf8(app.readAllStandardError());
-        return result;
+        return sahaj::test::runProgram(QStringLiteral(SAHAJ_VOLUNTEER), arguments, environment, {}, 60000);
     }
 
 private Q_SLOTS:
     void helpAndVersionNeedNoDisplay() {
-        const Result help = run({QStringLiteral("--help")});
+        const sahaj::test::NodeRun help = run({QStringLiteral("--help")});
         QCOMPARE(help.status, 0);
         QVERIFY2(help.out.contains(QStringLiteral("--demo")), qPrintable(help.out + help.err));
-        const Result version = run({QStringLiteral("--version")});
+        const sahaj::test::NodeRun version = run({QStringLiteral("--version")});
         QCOMPARE(version.status, 0);
         QVERIFY2(!version.out.trimmed().isEmpty(), qPrintable(version.err));
     }
 
     void withoutADisplayItSaysWhatToRunInstead() {
-        const Result start = run({});
+        const sahaj::test::NodeRun start = run({});
         QCOMPARE(start.status, 2);
         QVERIFY2(start.err.contains(QStringLiteral("no display")) &&
                      start.err.contains(QStringLiteral("sahaj-node volunteer")),

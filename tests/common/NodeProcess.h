@@ -1,9 +1,11 @@
 #pragma once
 
-// Runs the real sahaj-node executable (named by SAHAJ_NODE, which CTest sets) for integration tests.
+// Runs the real sahaj-node executable (named by SAHAJ_NODE, which CTest sets), or another of ours, for
+// integration tests.
 
 #include <QByteArray>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -19,13 +21,18 @@ inline QString nodeExecutable() {
     return qEnvironmentVariable("SAHAJ_NODE");
 }
 
-// Starts sahaj-node with `arguments`, writes `input` to its standard input, waits up to `timeoutMs`.
-inline NodeRun runNode(const QStringList& arguments, const QByteArray& input = {}, int timeoutMs = 120000) {
+// Starts `program` with `arguments` (and `environment`, unless empty: the test's own), writes `input` to its
+// standard input, waits up to `timeoutMs`.
+inline NodeRun runProgram(const QString& program, const QStringList& arguments,
+                          const QProcessEnvironment& environment = {}, const QByteArray& input = {},
+                          int timeoutMs = 120000) {
     QProcess process;
-    process.start(nodeExecutable(), arguments);
+    if (!environment.isEmpty())
+        process.setProcessEnvironment(environment);
+    process.start(program, arguments);
     NodeRun run;
     if (!process.waitForStarted()) {
-        run.err = QStringLiteral("sahaj-node did not start: ") + process.errorString();
+        run.err = program + QStringLiteral(" did not start: ") + process.errorString();
         return run;
     }
     process.write(input);
@@ -33,13 +40,18 @@ inline NodeRun runNode(const QStringList& arguments, const QByteArray& input = {
     if (!process.waitForFinished(timeoutMs)) {
         process.kill();
         process.waitForFinished();
-        run.err = QStringLiteral("sahaj-node ran past the test's timeout");
+        run.err = program + QStringLiteral(" ran past the test's timeout");
         return run;
     }
     run.status = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
     run.out = QString::fromUtf8(process.readAllStandardOutput());
     run.err = QString::fromUtf8(process.readAllStandardError());
     return run;
+}
+
+// Starts sahaj-node with `arguments`, writes `input` to its standard input, waits up to `timeoutMs`.
+inline NodeRun runNode(const QStringList& arguments, const QByteArray& input = {}, int timeoutMs = 120000) {
+    return runProgram(nodeExecutable(), arguments, {}, input, timeoutMs);
 }
 
 } // namespace sahaj::test
