@@ -1128,14 +1128,6 @@
         <translation>%1 (আপনি)</translation>
     </message>
     <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <source>not measured</source>
-        <translation>মাপা হয়নি</translation>
-    </message>
-    <message>
         <source>Listed but not on the map: %1 (no country shared, or one too small for this map)</source>
         <translation>তালিকায় আছে কিন্তু মানচিত্রে নেই: %1 (দেশ জানানো হয়নি, অথবা দেশটি এই মানচিত্রের জন্য খুব ছোট)</translation>
     </message>
@@ -1502,6 +1494,10 @@
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
+    <message>
+        <source>disconnected from the collaboration — retrying</source>
+        <translation>সহযোগিতা থেকে বিচ্ছিন্ন — আবার চেষ্টা করছে</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::TrainingPanel</name>
@@ -1688,6 +1684,14 @@
         <source>Sahaj — stopping…</source>
         <translation>Sahaj — থামছে…</translation>
     </message>
+    <message>
+        <source>Sahaj is disconnected — retrying</source>
+        <translation>Sahaj-এর সংযোগ বিচ্ছিন্ন — আবার চেষ্টা করছে</translation>
+    </message>
+    <message>
+        <source>No other peer of the collaboration has been heard from for a while. Sahaj keeps computing and tries to reach them again.</source>
+        <translation>কিছুক্ষণ ধরে সহযোগিতার অন্য কোনো পিয়ারের সাড়া পাওয়া যায়নি। Sahaj গণনা চালিয়ে যাচ্ছে এবং আবার তাদের সাথে যোগাযোগের চেষ্টা করছে।</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::WeeklyScheduleGrid</name>
@@ -1820,6 +1824,10 @@
     <message>
         <source>Peers placed on the map by country: %1</source>
         <translation>দেশ অনুযায়ী মানচিত্রে রাখা পিয়ার: %1</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>সাড়া নেই</translation>
     </message>
 </context>
 </TS>

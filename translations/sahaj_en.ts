@@ -1126,14 +1126,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not measured</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Listed but not on the map: %1 (no country shared, or one too small for this map)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1500,6 +1492,10 @@
         <source>%1 — %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>disconnected from the collaboration — retrying</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::TrainingPanel</name>
@@ -1686,6 +1682,14 @@
         <source>Sahaj — stopping…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Sahaj is disconnected — retrying</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No other peer of the collaboration has been heard from for a while. Sahaj keeps computing and tries to reach them again.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::WeeklyScheduleGrid</name>
@@ -1817,6 +1821,10 @@
     </message>
     <message>
         <source>Peers placed on the map by country: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

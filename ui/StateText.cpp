@@ -69,6 +69,9 @@ QString StateText::cause(engine::PauseCause cause, qint64 snoozedUntilMs) {
 QString StateText::reason(const engine::EngineSnapshot& snapshot) {
     if (isStopped(snapshot.state))
         return cause(snapshot.cause, snapshot.snoozedUntilMs);
+    if ((snapshot.state == engine::EngineState::Training || snapshot.state == engine::EngineState::Waiting) &&
+        snapshot.collaborationLost)
+        return tr("disconnected from the collaboration — retrying");
     if (snapshot.state == engine::EngineState::Training && snapshot.finishingStep)
         return tr("pausing after this step");
     // The engine's own words for an error or for what it waits for.

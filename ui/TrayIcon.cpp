@@ -172,6 +172,16 @@ std::optional<TrayIcon::Notice> TrayIcon::disconnectionNotice(engine::EngineStat
     return std::nullopt;
 }
 
+std::optional<TrayIcon::Notice> TrayIcon::lostNotice(bool before, const engine::EngineSnapshot& now,
+                                                     bool notificationsOn) {
+    if (!notificationsOn || before || !now.collaborationLost)
+        return std::nullopt;
+    return Notice{tr("Sahaj is disconnected — retrying"),
+                  tr("No other peer of the collaboration has been heard from for a while. Sahaj keeps "
+                     "computing and tries to reach them again."),
+                  QSystemTrayIcon::Warning};
+}
+
 std::optional<TrayIcon::Notice> TrayIcon::eventNotice(const engine::EngineEvent& event,
                                                       engine::EngineState state, bool notificationsOn) {
     if (!notificationsOn)
@@ -192,6 +202,9 @@ std::optional<TrayIcon::Notice> TrayIcon::eventNotice(const engine::EngineEvent&
 
 void TrayIcon::onSnapshot() {
     const auto snapshot = engine_.snapshot();
+    if (const auto notice = lostNotice(lastLost_, *snapshot, controller_.settings().notifications))
+        notify(*notice);
+    lastLost_ = snapshot->collaborationLost;
     if (snapshot->state != lastState_) {
         if (const auto notice = disconnectionNotice(lastState_, *snapshot, leaveExpected_,
                                                     controller_.settings().notifications))

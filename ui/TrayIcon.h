@@ -73,6 +73,10 @@ public:
     static std::optional<Notice> disconnectionNotice(engine::EngineState before,
                                                      const engine::EngineSnapshot& now, bool userAsked,
                                                      bool notificationsOn);
+    // What to notify when the engine loses touch with the collaboration while running (`before`: it had
+    // not): "disconnected — retrying". Nothing when notifications are off.
+    static std::optional<Notice> lostNotice(bool before, const engine::EngineSnapshot& now,
+                                            bool notificationsOn);
     // Errors and milestones are notified, the rest only logged. Nothing when notifications are off. An
     // error while the engine was joining (`state`) says that joining failed: nothing had started.
     static std::optional<Notice> eventNotice(const engine::EngineEvent& event, engine::EngineState state,
@@ -102,6 +106,7 @@ private:
     QAction* snooze6_ = nullptr;
     QAction* cancelSnooze_ = nullptr;
     bool stopping_ = false;
+    bool lastLost_ = false;
     QAction* quit_ = nullptr;
     engine::EngineState lastState_ = engine::EngineState::Offline;
     bool leaveExpected_ = false;

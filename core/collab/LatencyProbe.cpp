@@ -58,13 +58,20 @@ void LatencyProbe::start(const std::vector<PeerAnnouncement>& peers, const std::
         const auto startedAt = Clock::now();
         if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 &&
             errno != EINPROGRESS) {
-            ::close(fd); // refused at once: no figure
+            ::close(fd); // refused at once
+            heard(peer.peerId, std::nullopt);
             continue;
         }
         dials_.push_back({peer.peerId, fd, startedAt});
     }
     if (std::erase_if(figures_, [&](const auto& entry) { return !wanted.contains(entry.first); }) > 0)
         summarise();
+    if (std::any_of(silent_->begin(), silent_->end(),
+                    [&](const std::string& id) { return !wanted.contains(id); })) {
+        auto silent = std::make_shared<std::set<std::string>>(*silent_);
+        std::erase_if(*silent, [&](const std::string& id) { return !wanted.contains(id); });
+        silent_ = std::move(silent);
+    }
     deadline_ = Clock::now() + budget;
 }
 
@@ -91,11 +98,9 @@ void LatencyProbe::poll() {
                     ::getsockopt(dial.fd, IPPROTO_TCP, TCP_INFO, &info, &infoLength) == 0 && info.tcpi_rtt > 0
                         ? info.tcpi_rtt / 1000.0
                         : std::chrono::duration<double, std::milli>(now - dial.startedAt).count();
-                std::deque<double>& figures = figures_[dial.peerId];
-                figures.push_back(rttMs);
-                if (figures.size() > kKeptFigures)
-                    figures.pop_front();
-                summarise();
+                heard(dial.peerId, rttMs);
+            } else {
+                heard(dial.peerId, std::nullopt);
             }
             ::close(dial.fd);
             dial.fd = -1;
@@ -108,9 +113,32 @@ void LatencyProbe::poll() {
 
 void LatencyProbe::finish() {
     for (Dial& dial : dials_)
-        if (dial.fd >= 0)
+        if (dial.fd >= 0) {
             ::close(dial.fd);
+            heard(dial.peerId, std::nullopt); // not open within the budget
+        }
     dials_.clear();
+}
+
+void LatencyProbe::heard(const std::string& peerId, std::optional<double> rttMs) {
+    const bool wasSilent = silent_->contains(peerId);
+    if (rttMs) {
+        std::deque<double>& figures = figures_[peerId];
+        figures.push_back(*rttMs);
+        if (figures.size() > kKeptFigures)
+            figures.pop_front();
+    } else {
+        figures_.erase(peerId);
+    }
+    summarise();
+    if (wasSilent == !rttMs)
+        return;
+    auto silent = std::make_shared<std::set<std::string>>(*silent_);
+    if (rttMs)
+        silent->erase(peerId);
+    else
+        silent->insert(peerId);
+    silent_ = std::move(silent);
 }
 
 void LatencyProbe::summarise() {

@@ -6,6 +6,8 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,9 @@ public:
     // Peer id (32 bytes) → the least round trip, in ms, of its last kKeptFigures measurements. Rebuilt only
     // when a figure comes or goes, so the collaboration thread can hand it on at every turn of its loop.
     std::shared_ptr<const std::map<std::string, double>> latencies() const { return least_; }
+    // Peers whose last dial was refused or not answered within the budget (gone, or unreachable from
+    // here): their figures are dropped, so a dead peer's old round trip is not shown as if it lived.
+    std::shared_ptr<const std::set<std::string>> silent() const { return silent_; }
 
 private:
     struct Dial {
@@ -50,11 +55,13 @@ private:
     };
 
     void finish();
-    void summarise(); // least_ from figures_
+    void summarise();                                                   // least_ from figures_
+    void heard(const std::string& peerId, std::optional<double> rttMs); // a dial's outcome
 
     std::map<std::string, std::deque<double>> figures_;
     std::shared_ptr<const std::map<std::string, double>> least_ =
         std::make_shared<const std::map<std::string, double>>();
+    std::shared_ptr<const std::set<std::string>> silent_ = std::make_shared<const std::set<std::string>>();
     std::vector<Dial> dials_;
     std::chrono::steady_clock::time_point deadline_{};
 };

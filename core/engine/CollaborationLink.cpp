@@ -899,6 +899,7 @@ void CollaborationLink::publishStatus(Session& s) {
     status.lastProblem = s.lastProblem;
     status.peers = s.sightings;
     status.latencyMs = s.probe.latencies();
+    status.silentPeers = s.probe.silent();
     status.bytesSent = s.bytesSent;
     status.bytesReceived = s.bytesReceived;
     status.bytesPerValue = collab::TensorEncoding::bytesPerValue(options_.encoding);

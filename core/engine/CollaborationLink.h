@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -64,6 +65,7 @@ struct LinkStatus {
     std::shared_ptr<const std::vector<collab::PeerAnnouncement>> peers;
     // Peer id (32 bytes) → the handshake round trip in ms (collab::LatencyProbe).
     std::shared_ptr<const std::map<std::string, double>> latencyMs;
+    std::shared_ptr<const std::set<std::string>> silentPeers; // LatencyProbe::silent()
     // Since the link started: averaging rounds, state served and state downloaded.
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;

@@ -19,6 +19,7 @@ struct PeerSighting {
     double latencyMs = -1.0; // round trip of a ping, -1: not measured
     std::uint64_t epoch = 0;
     bool self = false;
+    bool answers = true; // false: its endpoint refused, or did not answer, this peer's last dial
 };
 
 // One member's part in an averaging round.
@@ -88,6 +89,8 @@ struct EngineSnapshot {
     std::uint64_t localSamples = 0; // this peer's samples in the current batch
     int peersOnline = 0;
     int clientsOnline = 0;
+    // Running, but no other peer heard from for a while (ContactWatch): the engine keeps trying.
+    bool collaborationLost = false;
 
     double uploadBytesPerSecond = 0.0; // measured over the last few seconds
     double downloadBytesPerSecond = 0.0;

@@ -113,6 +113,7 @@ QString VolunteerEngine::join(const JoinRequest& request) {
     leaving_ = false;
     lastComputeMs_ = 0;
     lastSamples_ = 0;
+    contact_.joined(nowMs());
     transfers_.clear();
     bytesBase_[0] = bytesBase_[1] = linkBytes_[0] = linkBytes_[1] = 0;
     shared_ = std::make_shared<Worker>();
@@ -353,6 +354,26 @@ void VolunteerEngine::workerStatus(LinkStatus status, std::uint64_t localSamples
     working_.collaborationSamplesPerSecond = global.samplesPerSecond;
     working_.peersOnline = global.peers;
     working_.clientsOnline = global.clients;
+    // Out of touch while running (a pause closes the link and starts counting afresh at its end).
+    if (working_.state != EngineState::Training && working_.state != EngineState::Waiting) {
+        contact_.joined(now);
+    } else {
+        switch (contact_.observe(status.remotePeers, now)) {
+        case ContactWatch::Change::Lost:
+            log(EngineEvent::Level::Warning,
+                QStringLiteral("lost the collaboration: no other peer heard from for %1 s; retrying")
+                    .arg(contact_.silentForMs(now) / 1000));
+            break;
+        case ContactWatch::Change::Regained:
+            log(EngineEvent::Level::Info,
+                QStringLiteral("back in touch with the collaboration: %1 other peer(s)")
+                    .arg(status.remotePeers));
+            break;
+        case ContactWatch::Change::None:
+            break;
+        }
+    }
+    working_.collaborationLost = contact_.lost();
     working_.declaredMbps = status.bandwidthBytesPerSecond * 8.0 / 1e6;
     working_.localSamples = localSamples;
 
@@ -401,6 +422,7 @@ void VolunteerEngine::workerStatus(LinkStatus status, std::uint64_t localSamples
         if (status.latencyMs)
             if (const auto found = status.latencyMs->find(peer.peerId); found != status.latencyMs->end())
                 sighting.latencyMs = found->second;
+        sighting.answers = !(status.silentPeers && status.silentPeers->contains(peer.peerId));
         sighting.epoch = peer.epoch;
         sighting.self = sighting.peerId == working_.peerId;
         selfSeen = selfSeen || sighting.self;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/engine/CollaborationLink.h"
+#include "core/engine/ContactWatch.h"
 #include "core/engine/EngineFacade.h"
 #include "core/engine/EpochReport.h"
 
@@ -66,6 +67,7 @@ private:
     bool leaving_ = false;
     qint64 lastComputeMs_ = 0; // when this peer last computed a micro-batch (its samples grew)
     std::uint64_t lastSamples_ = 0;
+    ContactWatch contact_; // whether other peers are still heard from
     // (time, bytes sent, bytes received) of recent statuses: the current rates, over a few seconds.
     std::deque<std::tuple<qint64, std::uint64_t, std::uint64_t>> transfers_;
     std::uint64_t bytesBase_[2] = {0, 0}; // session bytes of links closed by a pause

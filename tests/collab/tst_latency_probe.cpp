@@ -1,6 +1,6 @@
 // The peer map's latency: a peer listening on loopback gets a figure (the kernel's handshake round trip),
 // one whose port is closed, one without an endpoint and this peer itself get none, figures of peers that
-// left are dropped.
+// left are dropped; a peer whose port refuses (killed) loses its figure and is listed as silent.
 #include "core/collab/LatencyProbe.h"
 
 #include <QElapsedTimer>
@@ -75,6 +75,29 @@ private Q_SLOTS:
         QCOMPARE(figures.size(), std::size_t(1));
         QVERIFY(figures.count(std::string(32, 'a')) == 1);
         QVERIFY(figures.at(std::string(32, 'a')) > 0.0);
+        // The closed port refused: that peer is silent; the others were not dialled, or answered.
+        QCOMPARE(*probe.silent(), std::set<std::string>{std::string(32, 'b')});
+    }
+
+    // A peer killed after it was measured: its port refuses the next dial, its old figure is dropped (the
+    // table showed a dead peer's "0.01 ms" for as long as its record lived), and it is listed as silent
+    // until it answers again.
+    void aPeerThatStopsAnsweringLosesItsFigure() {
+        LatencyProbe probe;
+        int port = 0;
+        {
+            Listener listening;
+            port = listening.port;
+            const PeerAnnouncement a = peer('a', "tcp://127.0.0.1:" + std::to_string(port));
+            QCOMPARE(measure(probe, {a}).size(), std::size_t(1));
+            QVERIFY(probe.silent()->empty());
+        } // gone
+        const PeerAnnouncement a = peer('a', "tcp://127.0.0.1:" + std::to_string(port));
+        QCOMPARE(measure(probe, {a}).size(), std::size_t(0));
+        QCOMPARE(probe.silent()->size(), std::size_t(1));
+        // A peer that is no longer announced is neither measured nor silent.
+        measure(probe, {});
+        QVERIFY(probe.silent()->empty());
     }
 
     void dropsPeersThatLeftButNotWhileMeasuring() {

@@ -286,6 +286,21 @@ private Q_SLOTS:
         QToolTip::hideText();
     }
 
+    // A peer whose endpoint no longer answers (killed, its record not yet expired) says so and is greyed,
+    // instead of its last round trip.
+    void aPeerThatDoesNotAnswerSaysSo() {
+        EngineSnapshot snapshot = busySnapshot(now_);
+        snapshot.peers[1].answers = false;
+        snapshot.peers[1].latencyMs = -1.0;
+        PanelOnEngine shown(ledgerPath(), snapshot);
+        const QTreeWidget* list = shown.panel->peerList();
+        const QTreeWidgetItem* silent = list->topLevelItem(1);
+        QCOMPARE(silent->text(PeerMapPanel::LatencyColumn), QStringLiteral("no answer"));
+        QVERIFY(silent->foreground(PeerMapPanel::IdColumn).color() !=
+                list->topLevelItem(2)->foreground(PeerMapPanel::IdColumn).color());
+        QCOMPARE(WorldMapView::latencyText(snapshot.peers[1]), QStringLiteral("no answer"));
+    }
+
     void listsEveryPeer() {
         const EngineSnapshot snapshot = busySnapshot(now_);
         PanelOnEngine shown(ledgerPath(), snapshot);

@@ -186,6 +186,23 @@ private Q_SLOTS:
         QVERIFY(machine.tray.quitAction()->isEnabled());
     }
 
+    // Losing touch with the collaboration while running: notified once, as "disconnected — retrying", and
+    // said in the state's reason.
+    void lostCollaborationDecision() {
+        EngineSnapshot lost = inState(EngineState::Training);
+        lost.collaborationLost = true;
+        const auto notice = TrayIcon::lostNotice(false, lost, true);
+        QVERIFY(notice.has_value());
+        QVERIFY2(notice->title.contains(QStringLiteral("retrying")), qPrintable(notice->title));
+        QVERIFY(!TrayIcon::lostNotice(true, lost, true).has_value());   // already said
+        QVERIFY(!TrayIcon::lostNotice(false, lost, false).has_value()); // notifications off
+        QVERIFY(!TrayIcon::lostNotice(false, inState(EngineState::Training), true).has_value());
+        QVERIFY2(StateText::headline(lost).contains(QStringLiteral("disconnected from the collaboration")),
+                 qPrintable(StateText::headline(lost)));
+        QVERIFY2(TrayIcon::toolTipFor(lost).contains(QStringLiteral("retrying")),
+                 qPrintable(TrayIcon::toolTipFor(lost)));
+    }
+
     void disconnectionDecision() {
         const EngineSnapshot offline = inState(EngineState::Offline);
         const EngineSnapshot failed = inState(EngineState::Error, QStringLiteral("the coordinator is gone"));

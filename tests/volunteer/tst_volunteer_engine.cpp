@@ -229,6 +229,27 @@ private Q_SLOTS:
         QCOMPARE(finished->cause, engine::PauseCause::User);
         QVERIFY(finished->localEpoch >= asked + 1);
 
+        // The others killed (the coordinator with them): the engine trains on but says it lost the
+        // collaboration once their records have expired, and the peers it still lists do not answer.
+        engine.resume();
+        QVERIFY(waitFor(
+            engine, [](const auto& s) { return s.state == engine::EngineState::Training; }, 120000));
+        for (NodePeer* other : {&coordinator_, &volunteer_}) {
+            other->process->kill();
+            other->process->waitForFinished();
+        }
+        auto lost = waitFor(
+            engine,
+            [](const auto& s) {
+                return s.collaborationLost &&
+                       (s.state == engine::EngineState::Training || s.state == engine::EngineState::Waiting);
+            },
+            300000);
+        QVERIFY2(lost, qPrintable("the lost collaboration went unnoticed; events: " + events.join(" | ")));
+        QVERIFY(events.join("\n").contains("lost the collaboration"));
+        for (const engine::PeerSighting& peer : lost->peers)
+            QVERIFY2(peer.self || !peer.answers, qPrintable(peer.peerId + " still answers"));
+
         // Leave: offline, and the ledger holds what the snapshots showed.
         engine.leave();
         QVERIFY(waitFor(

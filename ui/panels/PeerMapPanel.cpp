@@ -107,9 +107,11 @@ void PeerMapPanel::render() {
         item->setIcon(RoleColumn, roleIcon(peer.role));
         item->setText(CountryColumn, map_->countryName(peer.country));
         item->setText(SpeedColumn, Figures::mbps(peer.mbps));
-        item->setText(LatencyColumn, peer.latencyMs >= 0.0
-                                         ? tr("%1 ms").arg(Figures::milliseconds(peer.latencyMs))
-                                         : tr("not measured"));
+        item->setText(LatencyColumn, WorldMapView::latencyText(peer));
+        // A peer that does not answer is shown greyed: most likely gone, its record not yet expired.
+        const QBrush text = peer.answers ? list_->palette().text() : list_->palette().placeholderText();
+        for (int column = 0; column < list_->columnCount(); ++column)
+            item->setForeground(column, text);
         item->setText(EpochColumn, Figures::count(static_cast<double>(peer.epoch)));
         for (int column : {SpeedColumn, LatencyColumn, EpochColumn})
             item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);

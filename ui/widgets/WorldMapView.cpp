@@ -142,8 +142,7 @@ QString WorldMapView::toolTipAt(QPointF pos) const {
         return {};
     const engine::PeerSighting& peer = peers_[dot->peer];
     const QString id = Figures::shortPeerId(peer.peerId);
-    const QString latency =
-        peer.latencyMs >= 0.0 ? tr("%1 ms").arg(Figures::milliseconds(peer.latencyMs)) : tr("not measured");
+    const QString latency = latencyText(peer);
     return QStringList{peer.self ? tr("Peer %1 (this computer)").arg(id) : tr("Peer %1").arg(id),
                        tr("Role: %1").arg(PeerRole::name(peer.role)),
                        tr("Country: %1").arg(countryName(peer.country)),
@@ -256,6 +255,13 @@ void WorldMapView::paintLegend(QPainter& painter, const QRectF& map) const {
 void WorldMapView::updateDescription() {
     setAccessibleDescription(
         tr("Peers placed on the map by country: %1").arg(Figures::count(drawnPeerCount())));
+}
+
+QString WorldMapView::latencyText(const engine::PeerSighting& peer) {
+    if (!peer.answers)
+        return tr("no answer");
+    return peer.latencyMs >= 0.0 ? tr("%1 ms").arg(Figures::milliseconds(peer.latencyMs))
+                                 : tr("not measured");
 }
 
 } // namespace sahaj::ui

@@ -25,6 +25,10 @@ public:
     static constexpr double kDotRadius = 5.0;
     static constexpr double kSelfDotRadius = 7.5;
 
+    // "12 ms", "no answer" (its endpoint refused or did not answer the last dial: gone, or unreachable from
+    // here), or "not measured": the map's tooltip and the peers table say the same.
+    static QString latencyText(const engine::PeerSighting& peer);
+
     // Draws `map` (WorldMap::builtIn() in the app), which must outlive the view.
     explicit WorldMapView(const WorldMap& map, QWidget* parent = nullptr);
     explicit WorldMapView(QWidget* parent = nullptr) : WorldMapView(WorldMap::builtIn(), parent) {}
