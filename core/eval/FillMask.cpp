@@ -44,10 +44,14 @@ std::vector<FillMaskPrediction> FillMask::predict(model::AlbertForPreTraining& m
         model->forward(inputIds, ones, types).mlmLogits[0].to(torch::kCPU, torch::kFloat);
     model->train(wasTraining);
 
-    const int k = static_cast<int>(std::min<std::int64_t>(top, logits.size(1)));
+    // Only ids the tokenizer can write are candidates: a model's vocabulary may be larger than its
+    // tokenizer's (the tiny configuration keeps sahajBERT's 32,000 rows for any tokenizer), and its rows
+    // past the tokenizer's pieces have no text.
+    const std::int64_t candidates = std::min<std::int64_t>(logits.size(1), tokenizer.vocabSize());
+    const int k = static_cast<int>(std::min<std::int64_t>(top, candidates));
     std::vector<FillMaskPrediction> predictions;
     for (const std::int64_t position : positions) {
-        const at::Tensor probabilities = logits[position].softmax(0);
+        const at::Tensor probabilities = logits[position].slice(0, 0, candidates).softmax(0);
         const auto [values, indices] = probabilities.topk(k);
         FillMaskPrediction prediction{position, {}};
         for (int c = 0; c < k; ++c) {

@@ -229,7 +229,9 @@ private Q_SLOTS:
             QVERIFY(score > 0.0 && score <= previous);
             previous = score;
             sum += score;
-            QVERIFY(p.toObject().contains("token_str"));
+            // Only ids with a piece: the tiny model has 32,000 rows, the tests' tokenizer 400 pieces.
+            QVERIFY(p.toObject().value("token_id").toInteger() < 400);
+            QVERIFY(!p.toObject().value("token").toString().isEmpty());
             QVERIFY(!p.toObject().value("sequence").toString().contains("[MASK]"));
         }
         QVERIFY(sum <= 1.0 + 1e-6);
