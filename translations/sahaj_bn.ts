@@ -331,7 +331,7 @@
     </message>
     <message>
         <source>&amp;Period:</source>
-        <translation>স&amp;ময়কাল:</translation>
+        <translation>সময়কাল (&amp;P):</translation>
     </message>
     <message>
         <source>Upload and download speed</source>
@@ -426,11 +426,11 @@
     </message>
     <message>
         <source>By h&amp;our (48 h)</source>
-        <translation>&amp;ঘণ্টা অনুযায়ী (৪৮ ঘণ্টা)</translation>
+        <translation>ঘণ্টা অনুযায়ী (৪৮ ঘণ্টা) (&amp;O)</translation>
     </message>
     <message>
         <source>By &amp;day (30 days)</source>
-        <translation>দিন &amp;অনুযায়ী (৩০ দিন)</translation>
+        <translation>দিন অনুযায়ী (৩০ দিন) (&amp;D)</translation>
     </message>
     <message>
         <source>Samples</source>
@@ -497,7 +497,7 @@
     </message>
     <message>
         <source>&amp;Finish this step, then pause</source>
-        <translation>&amp;এই ধাপ শেষ করে বিরতি</translation>
+        <translation>এই ধাপ শেষ করে বিরতি (&amp;F)</translation>
     </message>
     <message>
         <source>Finish this step, then pause</source>
@@ -509,7 +509,7 @@
     </message>
     <message>
         <source>S&amp;nooze</source>
-        <translation>স্নু&amp;জ</translation>
+        <translation>স্নুজ (&amp;N)</translation>
     </message>
     <message>
         <source>Snooze</source>
@@ -521,19 +521,19 @@
     </message>
     <message>
         <source>For &amp;1 hour</source>
-        <translation>&amp;১ ঘণ্টার জন্য</translation>
+        <translation>১ ঘণ্টার জন্য (&amp;1)</translation>
     </message>
     <message>
         <source>For &amp;3 hours</source>
-        <translation>&amp;৩ ঘণ্টার জন্য</translation>
+        <translation>৩ ঘণ্টার জন্য (&amp;3)</translation>
     </message>
     <message>
         <source>For &amp;6 hours</source>
-        <translation>&amp;৬ ঘণ্টার জন্য</translation>
+        <translation>৬ ঘণ্টার জন্য (&amp;6)</translation>
     </message>
     <message>
         <source>&amp;Cancel snooze</source>
-        <translation>স্নুজ বাতি&amp;ল করুন</translation>
+        <translation>স্নুজ বাতিল করুন (&amp;C)</translation>
     </message>
     <message>
         <source>State</source>
@@ -545,11 +545,11 @@
     </message>
     <message>
         <source>&amp;Join…</source>
-        <translation>যো&amp;গ দিন…</translation>
+        <translation>যোগ দিন (&amp;J)…</translation>
     </message>
     <message>
         <source>&amp;Leave</source>
-        <translation>ছেড়ে যা&amp;ন</translation>
+        <translation>ছেড়ে যান (&amp;L)</translation>
     </message>
     <message>
         <source>Join a collaboration and start training</source>
@@ -647,7 +647,7 @@
     </message>
     <message>
         <source>&amp;Copy</source>
-        <translation>&amp;কপি</translation>
+        <translation>কপি (&amp;C)</translation>
     </message>
     <message>
         <source>Copy the selected events, or every event shown, as text (Ctrl+C)</source>
@@ -655,7 +655,7 @@
     </message>
     <message>
         <source>Cle&amp;ar</source>
-        <translation>স&amp;ব মুছুন</translation>
+        <translation>সব মুছুন (&amp;A)</translation>
     </message>
     <message>
         <source>Remove every event from the log</source>
@@ -667,11 +667,11 @@
     </message>
     <message>
         <source>Lev&amp;el:</source>
-        <translation>&amp;ইভেন্টের স্তর:</translation>
+        <translation>ইভেন্টের স্তর (&amp;E):</translation>
     </message>
     <message>
         <source>Fin&amp;d:</source>
-        <translation>&amp;অনুসন্ধান:</translation>
+        <translation>অনুসন্ধান (&amp;D):</translation>
     </message>
 </context>
 <context>
@@ -709,7 +709,7 @@
     </message>
     <message>
         <source>&amp;Join</source>
-        <translation>যো&amp;গ দিন</translation>
+        <translation>যোগ দিন (&amp;J)</translation>
     </message>
     <message>
         <source>Welcome to Sahaj</source>
@@ -725,15 +725,15 @@
     </message>
     <message>
         <source>&amp;Show my country (%1) on the peer map</source>
-        <translation>পিয়ার মানচিত্রে &amp;আমার দেশ (%1) দেখানো হোক</translation>
+        <translation>পিয়ার মানচিত্রে আমার দেশ (%1) দেখানো হোক (&amp;S)</translation>
     </message>
     <message>
         <source>&amp;Show my country on the peer map (this system names none: choose it later in the settings)</source>
-        <translation>পিয়ার মানচিত্রে &amp;আমার দেশ দেখানো হোক (এই সিস্টেমে কোনো দেশ নির্ধারিত নেই: পরে সেটিংসে বেছে নিন)</translation>
+        <translation>পিয়ার মানচিত্রে আমার দেশ দেখানো হোক (এই সিস্টেমে কোনো দেশ নির্ধারিত নেই: পরে সেটিংসে বেছে নিন) (&amp;S)</translation>
     </message>
     <message>
         <source>I &amp;understand what Sahaj uses and sends, and agree to contribute</source>
-        <translation>Sahaj কী ব্যবহার করে ও কী পাঠায় তা আমি বুঝেছি, এবং অবদান রাখতে &amp;সম্মত</translation>
+        <translation>Sahaj কী ব্যবহার করে ও কী পাঠায় তা আমি বুঝেছি, এবং অবদান রাখতে সম্মত (&amp;U)</translation>
     </message>
     <message>
         <source>Choose the run to join</source>
@@ -741,7 +741,7 @@
     </message>
     <message>
         <source>Choose &amp;file…</source>
-        <translation>ফাই&amp;ল বেছে নিন…</translation>
+        <translation>ফাইল বেছে নিন (&amp;F)…</translation>
     </message>
     <message>
         <source>Choose a join file</source>
@@ -757,7 +757,7 @@
     </message>
     <message>
         <source>Join &amp;link or file:</source>
-        <translation>যো&amp;গদানের লিংক বা ফাইল:</translation>
+        <translation>যোগদানের লিংক বা ফাইল (&amp;L):</translation>
     </message>
     <message>
         <source>only if the run asks for one</source>
@@ -765,7 +765,7 @@
     </message>
     <message>
         <source>&amp;User name:</source>
-        <translation>ব্যবহারকারীর না&amp;ম:</translation>
+        <translation>ব্যবহারকারীর নাম (&amp;U):</translation>
     </message>
     <message>
         <source>not stored: asked again when you join next time</source>
@@ -773,7 +773,7 @@
     </message>
     <message>
         <source>&amp;Password or invite code:</source>
-        <translation>পা&amp;সওয়ার্ড বা আমন্ত্রণ কোড:</translation>
+        <translation>পাসওয়ার্ড বা আমন্ত্রণ কোড (&amp;P):</translation>
     </message>
     <message>
         <source>optional</source>
@@ -781,7 +781,7 @@
     </message>
     <message>
         <source>C&amp;hoose…</source>
-        <translation>ব্রা&amp;উজ…</translation>
+        <translation>ব্রাউজ (&amp;H)…</translation>
     </message>
     <message>
         <source>Choose a token file</source>
@@ -793,7 +793,7 @@
     </message>
     <message>
         <source>&amp;Token file:</source>
-        <translation>টোকেন ফা&amp;ইল:</translation>
+        <translation>টোকেন ফাইল (&amp;T):</translation>
     </message>
     <message>
         <source>This computer</source>
@@ -805,11 +805,11 @@
     </message>
     <message>
         <source>&amp;Device:</source>
-        <translation>ডিভাই&amp;স:</translation>
+        <translation>ডিভাইস (&amp;D):</translation>
     </message>
     <message>
         <source>&amp;Measure again</source>
-        <translation>&amp;আবার মাপুন</translation>
+        <translation>আবার মাপুন (&amp;M)</translation>
     </message>
     <message>
         <source>Measurement</source>
@@ -829,7 +829,7 @@
     </message>
     <message>
         <source>Pause while on &amp;battery</source>
-        <translation>ব্যাটারিতে &amp;চললে বিরতি</translation>
+        <translation>ব্যাটারিতে চললে বিরতি (&amp;B)</translation>
     </message>
     <message>
         <source>Why joining did not start</source>
@@ -877,7 +877,7 @@
     </message>
     <message>
         <source>&amp;Close</source>
-        <translation>&amp;বন্ধ করুন</translation>
+        <translation>বন্ধ করুন (&amp;C)</translation>
     </message>
     <message>
         <source>Joining the run</source>
@@ -924,7 +924,7 @@
     </message>
     <message>
         <source>Compute usa&amp;ge:</source>
-        <translation>গণনায় ব্যবহা&amp;র:</translation>
+        <translation>গণনায় ব্যবহার (&amp;G):</translation>
     </message>
     <message>
         <source>Samples computed at once: fewer use less memory</source>
@@ -932,15 +932,15 @@
     </message>
     <message>
         <source>&amp;Micro-batch (memory):</source>
-        <translation>মা&amp;ইক্রো-ব্যাচ (মেমরি):</translation>
+        <translation>মাইক্রো-ব্যাচ (মেমরি) (&amp;M):</translation>
     </message>
     <message>
         <source>Upload ca&amp;p:</source>
-        <translation>&amp;আপলোডের সীমা:</translation>
+        <translation>আপলোডের সীমা (&amp;P):</translation>
     </message>
     <message>
         <source>Dow&amp;nload cap:</source>
-        <translation>ডা&amp;উনলোডের সীমা:</translation>
+        <translation>ডাউনলোডের সীমা (&amp;N):</translation>
     </message>
     <message>
         <source> MB</source>
@@ -952,7 +952,7 @@
     </message>
     <message>
         <source>Daily &amp;transfer quota:</source>
-        <translation>দৈনি&amp;ক ডেটা কোটা:</translation>
+        <translation>দৈনিক ডেটা কোটা (&amp;T):</translation>
     </message>
 </context>
 <context>
@@ -1003,7 +1003,7 @@
     </message>
     <message>
         <source>&amp;Join…</source>
-        <translation>যো&amp;গ দিন…</translation>
+        <translation>যোগ দিন (&amp;J)…</translation>
     </message>
     <message>
         <source>Ctrl+J</source>
@@ -1011,7 +1011,7 @@
     </message>
     <message>
         <source>&amp;Settings…</source>
-        <translation>সেটিং&amp;স…</translation>
+        <translation>সেটিংস (&amp;S)…</translation>
     </message>
     <message>
         <source>Ctrl+,</source>
@@ -1019,19 +1019,19 @@
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation>প্রস্থা&amp;ন</translation>
+        <translation>প্রস্থান (&amp;Q)</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation>প্র&amp;দর্শন</translation>
+        <translation>প্রদর্শন (&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation>&amp;সহায়তা</translation>
+        <translation>সহায়তা (&amp;H)</translation>
     </message>
     <message>
         <source>&amp;About Sahaj</source>
-        <translation>Sahaj &amp;সম্পর্কে</translation>
+        <translation>Sahaj সম্পর্কে (&amp;A)</translation>
     </message>
     <message>
         <source>About Sahaj</source>
@@ -1043,7 +1043,7 @@
     </message>
     <message>
         <source>&amp;Leave</source>
-        <translation>ছেড়ে যা&amp;ন</translation>
+        <translation>ছেড়ে যান (&amp;L)</translation>
     </message>
     <message>
         <source>Sahaj — %1</source>
@@ -1086,11 +1086,11 @@
     <name>sahaj::ui::PauseToggle</name>
     <message>
         <source>&amp;Pause</source>
-        <translation>বি&amp;রতি</translation>
+        <translation>বিরতি (&amp;P)</translation>
     </message>
     <message>
         <source>&amp;Resume</source>
-        <translation>&amp;আবার চালু</translation>
+        <translation>আবার চালু (&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -1198,19 +1198,19 @@
     </message>
     <message>
         <source>&amp;Run</source>
-        <translation>যো&amp;গদান</translation>
+        <translation>যোগদান (&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Limits</source>
-        <translation>ব্য&amp;বহারের সীমা</translation>
+        <translation>ব্যবহারের সীমা (&amp;L)</translation>
     </message>
     <message>
         <source>Pause r&amp;ules</source>
-        <translation>বিরতির নিয়&amp;ম</translation>
+        <translation>বিরতির নিয়ম (&amp;U)</translation>
     </message>
     <message>
         <source>&amp;Desktop</source>
-        <translation>ডেস্কট&amp;প</translation>
+        <translation>ডেস্কটপ (&amp;D)</translation>
     </message>
     <message>
         <source>Problems with these settings</source>
@@ -1222,7 +1222,7 @@
     </message>
     <message>
         <source>Choose &amp;file…</source>
-        <translation>ফাই&amp;ল বেছে নিন…</translation>
+        <translation>ফাইল বেছে নিন (&amp;F)…</translation>
     </message>
     <message>
         <source>Choose a join file</source>
@@ -1238,7 +1238,7 @@
     </message>
     <message>
         <source>Join l&amp;ink:</source>
-        <translation>যোগদানের লিং&amp;ক:</translation>
+        <translation>যোগদানের লিংক (&amp;I):</translation>
     </message>
     <message>
         <source>only for runs that ask for one</source>
@@ -1246,7 +1246,7 @@
     </message>
     <message>
         <source>User &amp;name:</source>
-        <translation>ব্যবহারকারীর না&amp;ম:</translation>
+        <translation>ব্যবহারকারীর নাম (&amp;N):</translation>
     </message>
     <message>
         <source>optional</source>
@@ -1254,7 +1254,7 @@
     </message>
     <message>
         <source>C&amp;hoose…</source>
-        <translation>ব্রা&amp;উজ…</translation>
+        <translation>ব্রাউজ (&amp;H)…</translation>
     </message>
     <message>
         <source>Choose a token file</source>
@@ -1266,7 +1266,7 @@
     </message>
     <message>
         <source>&amp;Token file:</source>
-        <translation>টোকেন ফা&amp;ইল:</translation>
+        <translation>টোকেন ফাইল (&amp;T):</translation>
     </message>
     <message>
         <source>the run&apos;s own location</source>
@@ -1274,7 +1274,7 @@
     </message>
     <message>
         <source>Choo&amp;se…</source>
-        <translation>ব্রাউ&amp;জ…</translation>
+        <translation>ব্রাউজ (&amp;S)…</translation>
     </message>
     <message>
         <source>Choose the data folder</source>
@@ -1286,15 +1286,15 @@
     </message>
     <message>
         <source>Data fold&amp;er:</source>
-        <translation>ডেটা ফোল্ডা&amp;র:</translation>
+        <translation>ডেটা ফোল্ডার (&amp;E):</translation>
     </message>
     <message>
         <source>De&amp;vice:</source>
-        <translation>ডিভাই&amp;স:</translation>
+        <translation>ডিভাইস (&amp;V):</translation>
     </message>
     <message>
         <source>Connect out onl&amp;y (behind NAT or a firewall)</source>
-        <translation>শুধু বাইরের দিকে সংযোগ (&amp;NAT বা ফায়ারওয়ালের পেছনে)</translation>
+        <translation>শুধু বাইরের দিকে সংযোগ (NAT বা ফায়ারওয়ালের পেছনে) (&amp;Y)</translation>
     </message>
     <message>
         <source>Upload and download together per day; Sahaj pauses when it is reached</source>
@@ -1302,11 +1302,11 @@
     </message>
     <message>
         <source>Pause while on &amp;battery</source>
-        <translation>ব্যাটারিতে &amp;চললে বিরতি</translation>
+        <translation>ব্যাটারিতে চললে বিরতি (&amp;B)</translation>
     </message>
     <message>
         <source>Compute only when the computer is &amp;idle for</source>
-        <translation>শুধু &amp;কম্পিউটার নিষ্ক্রিয় থাকলে গণনা করুন, অন্তত</translation>
+        <translation>শুধু কম্পিউটার নিষ্ক্রিয় থাকলে গণনা করুন, অন্তত (&amp;I)</translation>
     </message>
     <message>
         <source> min</source>
@@ -1318,27 +1318,27 @@
     </message>
     <message>
         <source>Compute only in these &amp;hours of the week:</source>
-        <translation>সপ্তাহের শুধু এই &amp;ঘণ্টাগুলোতে গণনা করুন:</translation>
+        <translation>সপ্তাহের শুধু এই ঘণ্টাগুলোতে গণনা করুন (&amp;H):</translation>
     </message>
     <message>
         <source>Allo&amp;w all</source>
-        <translation>সব ঘণ্টা &amp;অনুমোদন</translation>
+        <translation>সব ঘণ্টা অনুমোদন (&amp;W)</translation>
     </message>
     <message>
         <source>Allow &amp;none</source>
-        <translation>কোনো ঘণ্টা &amp;নয়</translation>
+        <translation>কোনো ঘণ্টা নয় (&amp;N)</translation>
     </message>
     <message>
         <source>&amp;Evenings and weekends</source>
-        <translation>সন্ধ্যা ও &amp;সপ্তাহান্ত</translation>
+        <translation>সন্ধ্যা ও সপ্তাহান্ত (&amp;E)</translation>
     </message>
     <message>
         <source>&amp;Start Sahaj when I log in</source>
-        <translation>&amp;লগইন করলে Sahaj চালু হোক</translation>
+        <translation>লগইন করলে Sahaj চালু হোক (&amp;S)</translation>
     </message>
     <message>
         <source>Show &amp;notifications (errors, disconnection, milestones)</source>
-        <translation>বিজ্ঞপ্তি দেখা&amp;ন (ত্রুটি, সংযোগ বিচ্ছিন্ন হওয়া, মাইলফলক)</translation>
+        <translation>বিজ্ঞপ্তি দেখান (ত্রুটি, সংযোগ বিচ্ছিন্ন হওয়া, মাইলফলক) (&amp;N)</translation>
     </message>
     <message>
         <source>System language</source>
@@ -1350,7 +1350,7 @@
     </message>
     <message>
         <source>Lan&amp;guage:</source>
-        <translation>প্র&amp;দর্শনের ভাষা:</translation>
+        <translation>প্রদর্শনের ভাষা (&amp;G):</translation>
     </message>
     <message>
         <source>Shown to the other volunteers on their peer map</source>
@@ -1358,7 +1358,7 @@
     </message>
     <message>
         <source>Countr&amp;y shown to others:</source>
-        <translation>&amp;অন্যদের দেখানো দেশ:</translation>
+        <translation>অন্যদের দেখানো দেশ (&amp;Y):</translation>
     </message>
     <message>
         <source>Don&apos;t share</source>
@@ -1394,7 +1394,7 @@
     </message>
     <message>
         <source>Dis&amp;k space for data:</source>
-        <translation>ডেটার &amp;জন্য ডিস্কের জায়গা:</translation>
+        <translation>ডেটার জন্য ডিস্কের জায়গা (&amp;K):</translation>
     </message>
 </context>
 <context>
@@ -1618,35 +1618,35 @@
     </message>
     <message>
         <source>&amp;Open Sahaj</source>
-        <translation>&amp;Sahaj খুলুন</translation>
+        <translation>Sahaj খুলুন (&amp;O)</translation>
     </message>
     <message>
         <source>&amp;Pause</source>
-        <translation>বি&amp;রতি</translation>
+        <translation>বিরতি (&amp;P)</translation>
     </message>
     <message>
         <source>&amp;Snooze</source>
-        <translation>স্নু&amp;জ</translation>
+        <translation>স্নুজ (&amp;S)</translation>
     </message>
     <message>
         <source>For &amp;1 hour</source>
-        <translation>&amp;১ ঘণ্টার জন্য</translation>
+        <translation>১ ঘণ্টার জন্য (&amp;1)</translation>
     </message>
     <message>
         <source>For &amp;3 hours</source>
-        <translation>&amp;৩ ঘণ্টার জন্য</translation>
+        <translation>৩ ঘণ্টার জন্য (&amp;3)</translation>
     </message>
     <message>
         <source>For &amp;6 hours</source>
-        <translation>&amp;৬ ঘণ্টার জন্য</translation>
+        <translation>৬ ঘণ্টার জন্য (&amp;6)</translation>
     </message>
     <message>
         <source>&amp;Cancel snooze</source>
-        <translation>স্নুজ বাতি&amp;ল করুন</translation>
+        <translation>স্নুজ বাতিল করুন (&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation>প্রস্থা&amp;ন</translation>
+        <translation>প্রস্থান (&amp;Q)</translation>
     </message>
     <message>
         <source>Sahaj: %1</source>
@@ -1678,7 +1678,7 @@
     </message>
     <message>
         <source>&amp;Finish this step, then pause</source>
-        <translation>&amp;এই ধাপ শেষ করে বিরতি</translation>
+        <translation>এই ধাপ শেষ করে বিরতি (&amp;F)</translation>
     </message>
     <message>
         <source>Sahaj — stopping…</source>
