@@ -1609,6 +1609,10 @@
         <source>Computing with the %1</source>
         <translation>গণনা চলছে: %1</translation>
     </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::TrayIcon</name>

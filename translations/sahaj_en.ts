@@ -1607,6 +1607,10 @@
         <source>Computing with the %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>—</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::TrayIcon</name>

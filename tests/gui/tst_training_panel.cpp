@@ -141,15 +141,22 @@ private Q_SLOTS:
         snapshot.etaSeconds = -1; // unknown
         snapshot.peersOnline = 7;
         snapshot.localSamplesPerSecond = 3.5;
-        snapshot.state = EngineState::Paused;
-        snapshot.cause = PauseCause::OnBattery;
         snapshot.loss.push_back({42, 4.25});
         engine.show(snapshot);
-
         QCOMPARE(figure(panel, "globalEpochValue"), Figures::count(42));
         QCOMPARE(figure(panel, "etaValue"), Figures::duration(-1));
         QCOMPARE(figure(panel, "peersValue"), Figures::count(7));
         QCOMPARE(figure(panel, "localRateValue"), StateText::samplesPerSecond(3.5));
+
+        // Paused: the live figures are not shown as if they were current.
+        snapshot.etaSeconds = 3;
+        snapshot.state = EngineState::Paused;
+        snapshot.cause = PauseCause::OnBattery;
+        engine.show(snapshot);
+        for (const char* live :
+             {"etaValue", "peersValue", "clientsValue", "localRateValue", "collaborationRateValue"})
+            QCOMPARE(figure(panel, live), QStringLiteral("—"));
+        QCOMPARE(figure(panel, "globalEpochValue"), Figures::count(42)); // the last epoch seen stays
         const QString state = figure(panel, "stateValue");
         QVERIFY2(state.contains(StateText::state(EngineState::Paused)) &&
                      state.contains(StateText::cause(PauseCause::OnBattery)),

@@ -200,13 +200,19 @@ void TrainingPanel::render() {
                                           : tr("%1 · %2").arg(StateText::state(s.state), reason));
     download_->setDownload(s.download);
     epochValue_->setText(Figures::count(static_cast<double>(s.globalEpoch)));
-    etaValue_->setText(Figures::duration(s.etaSeconds));
-    peersValue_->setText(Figures::count(s.peersOnline));
-    clientsValue_->setText(Figures::count(s.clientsOnline));
-    localRateValue_->setText(StateText::samplesPerSecond(s.localSamplesPerSecond));
+    // The live figures are what this peer hears while it is in the collaboration: paused, snoozed or
+    // offline it hears nothing, so it shows none rather than the last ones ("next step in 3 s", "4 peers
+    // online" while paused).
+    const bool live = s.state == engine::EngineState::Training || s.state == engine::EngineState::Waiting;
+    const QString none = tr("—");
+    etaValue_->setText(live ? Figures::duration(s.etaSeconds) : none);
+    peersValue_->setText(live ? Figures::count(s.peersOnline) : none);
+    clientsValue_->setText(live ? Figures::count(s.clientsOnline) : none);
+    localRateValue_->setText(live ? StateText::samplesPerSecond(s.localSamplesPerSecond) : none);
     computeValue_->setText(s.compute.isEmpty() ? QString() : tr("Computing with the %1").arg(s.compute));
     computeValue_->setVisible(!s.compute.isEmpty());
-    collaborationRateValue_->setText(StateText::samplesPerSecond(s.collaborationSamplesPerSecond));
+    collaborationRateValue_->setText(live ? StateText::samplesPerSecond(s.collaborationSamplesPerSecond)
+                                          : none);
     showBatch(s.batchSamples, s.targetBatchSize);
     showLoss();
 }
