@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QMenu>
 #include <QStyle>
+#include <QTimer>
 
 namespace sahaj::ui {
 
@@ -59,8 +60,21 @@ TrayIcon::TrayIcon(engine::EngineFacade& engine, AppController& controller, QObj
             Q_EMIT openRequested();
     });
     render();
-    if (available())
+    if (available()) {
         tray_->show();
+    } else {
+        // A panel whose tray starts after the app (a login session's order is not fixed) gets the icon
+        // as soon as it is there, instead of never; until then the window stays the app.
+        auto* watch = new QTimer(this);
+        connect(watch, &QTimer::timeout, this, [this, watch] {
+            if (!available())
+                return;
+            watch->stop();
+            watch->deleteLater();
+            tray_->show();
+        });
+        watch->start(kTrayWatchMs);
+    }
 }
 
 TrayIcon::~TrayIcon() {

@@ -35,6 +35,9 @@ public:
         QSystemTrayIcon::MessageIcon icon = QSystemTrayIcon::Information;
     };
 
+    // How often a desktop without a tray is asked again whether it has one now.
+    static constexpr int kTrayWatchMs = 5000;
+
     TrayIcon(engine::EngineFacade& engine, AppController& controller, QObject* parent = nullptr);
     ~TrayIcon() override;
 
