@@ -148,10 +148,9 @@ void MainWindow::render() {
     const auto snapshot = engine_.snapshot();
     const bool joinable = canJoin(snapshot->state);
     joinLeave_->setText(joinable ? tr("&Join…") : tr("&Leave"));
-    QString line = StateText::statusLine(*snapshot);
-    if (const QString warning = controller_.activeWarning(); !warning.isEmpty())
-        line += QStringLiteral(" · ") + warning;
-    statusLine_->setText(line);
+    // The pause rules' warning ("battery state unknown …") has its own line in the control bar: appended
+    // here it ran into the state and the rates, on every machine without UPower.
+    statusLine_->setText(StateText::statusLine(*snapshot));
     setWindowTitle(tr("Sahaj — %1").arg(StateText::state(snapshot->state)));
 }
 

@@ -85,6 +85,16 @@ private Q_SLOTS:
         machine.engine->show(waiting);
         QVERIFY(machine.statusLine().contains(QStringLiteral("waiting for a group to form")));
         QVERIFY(machine.window->windowTitle().contains(StateText::state(EngineState::Waiting)));
+
+        // A rule that cannot apply is said in the control bar, not run into the status line.
+        machine.sensors->idle.reset();
+        VolunteerSettings settings = machine.controller->settings();
+        settings.onlyWhenIdle = true;
+        QVERIFY(machine.controller->applySettings(settings).isEmpty());
+        const QString warning = machine.controller->activeWarning();
+        QVERIFY(!warning.isEmpty());
+        QTRY_COMPARE(machine.window->controlBar()->warningLabel()->text(), warning);
+        QVERIFY2(!machine.statusLine().contains(warning), qPrintable(machine.statusLine()));
     }
 
     void automaticPauseReasonShowsEverywhere() {
