@@ -15,6 +15,7 @@
 #include <QDateTime>
 #include <QLabel>
 #include <QPushButton>
+#include <QValueAxis>
 #include <QtTest>
 
 #include <algorithm>
@@ -113,6 +114,16 @@ private Q_SLOTS:
         QCOMPARE(bars.size(), ContributionPanel::kHourBuckets);
         QVERIFY(std::all_of(bars.begin(), bars.end(), [](qreal v) { return v == 0.0; }));
         QVERIFY(!panel.findChild<QLabel*>(QStringLiteral("historyProblem"))->isVisibleTo(&panel));
+
+        // The samples axis of an empty chart reads distinct whole numbers.
+        const auto* axis = qobject_cast<const QValueAxis*>(
+            panel.findChild<QChartView*>()->chart()->axes(Qt::Vertical).front());
+        QVERIFY(axis);
+        QStringList labels;
+        for (int i = 0; i < axis->tickCount(); ++i)
+            labels << QString::asprintf("%.0f", axis->min() + i * (axis->max() - axis->min()) /
+                                                                  (axis->tickCount() - 1));
+        QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), labels.size());
     }
 
     void totalsMatchTheLedger() {

@@ -273,8 +273,12 @@ void ContributionPanel::showBuckets() {
             timeAxis_->append(locale.toString(start.date(), QStringLiteral("d MMM")), i);
     }
     timeAxis_->setRange(-0.5, std::max(count, 1) - 0.5);
-    samplesAxis_->setRange(0, most > 0 ? static_cast<qreal>(most) * 1.1 : 1.0);
-    if (most > 0)
+    // Whole samples on a "%.0f" axis: a tick must stand for at least one sample, or neighbouring labels read
+    // alike (an empty chart's axis read "1, 1, 1, 0, 0").
+    const qreal wholeTicks = samplesAxis_->tickCount() - 1;
+    const qreal top = static_cast<qreal>(most) * 1.1;
+    samplesAxis_->setRange(0, std::max(top, wholeTicks));
+    if (top > wholeTicks)
         samplesAxis_->applyNiceNumbers();
 
     const QString title = hours ? tr("Samples per hour, last 48 hours") : tr("Samples per day, last 30 days");
