@@ -1081,6 +1081,10 @@
         <source>Stopping…</source>
         <translation>থামছে…</translation>
     </message>
+    <message>
+        <source>The run link cannot be joined: %1</source>
+        <translation>এই রানের লিংক দিয়ে যোগ দেওয়া যাচ্ছে না: %1</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::PauseToggle</name>

@@ -1079,6 +1079,10 @@
         <source>Stopping…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The run link cannot be joined: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::PauseToggle</name>

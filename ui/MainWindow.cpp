@@ -1,6 +1,7 @@
 #include "ui/MainWindow.h"
 
 #include "core/engine/EngineFacade.h"
+#include "core/engine/JoinRequest.h"
 #include "ui/AppController.h"
 #include "ui/ControlBar.h"
 #include "ui/JoinWizard.h"
@@ -166,6 +167,13 @@ void MainWindow::joinOrLeave() {
 void MainWindow::join() {
     const engine::VolunteerSettings& settings = controller_.settings();
     if (!settings.firstRunDone || !settings.consentGiven || settings.runLink.isEmpty()) {
+        openJoinWizard();
+        return;
+    }
+    // A link or file that cannot be joined (mistyped, the file moved) brings the wizard back, with the
+    // reason, rather than a failure that only Settings ▸ Run could mend.
+    if (const QString problem = engine::JoinRequest::runProblem(settings.runLink); !problem.isEmpty()) {
+        showNotice(tr("The run link cannot be joined: %1").arg(problem));
         openJoinWizard();
         return;
     }

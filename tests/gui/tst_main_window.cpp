@@ -40,7 +40,9 @@ using sahaj::ui::TrayIcon;
 
 namespace {
 
-const QString kLink = QStringLiteral("sahaj://join/open-run");
+// A link the window takes for joinable without reading it (an https join file; nothing is fetched: the
+// engine is a recording one).
+const QString kLink = QStringLiteral("https://runs.sahaj.invalid/open-run.join");
 
 // The main window over the fixture's engine and controller; `saved` is the settings file it finds.
 struct Machine : GuiFixture {
@@ -149,6 +151,20 @@ private Q_SLOTS:
         QVERIFY(machine.engine->calls.contains(QStringLiteral("join:") + kLink));
         QVERIFY(!machine.window->findChild<JoinWizard*>());
         QCOMPARE(machine.window->joinLeaveAction()->text(), QStringLiteral("&Leave"));
+    }
+
+    void aLinkThatCannotBeJoinedBringsTheWizardBack() {
+        VolunteerSettings settings;
+        settings.firstRunDone = true;
+        settings.consentGiven = true;
+        settings.runLink = QStringLiteral("/no/such/run.join");
+        Machine machine(EngineState::Offline, &settings);
+        machine.window->show();
+        machine.window->joinLeaveAction()->trigger();
+        QVERIFY(!machine.joined());
+        auto* wizard = machine.window->findChild<JoinWizard*>();
+        QVERIFY(wizard && wizard->isVisible());
+        wizard->reject();
     }
 
     void leaveIsNoDisconnectionNotice() {
