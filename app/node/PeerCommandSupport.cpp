@@ -7,6 +7,7 @@
 #include "core/engine/CollaborativePeer.h"
 #include "core/fetch/JoinSource.h"
 #include "core/run/JoinFile.h"
+#include "core/security/IdentityLock.h"
 #include "core/security/PeerIdentity.h"
 
 #include <QCoreApplication>
@@ -116,8 +117,8 @@ engine::PeerOptions PeerCommandSupport::options(const QCommandLineParser& parser
     // Two processes with one identity would be one peer id in two places: the DHT and the groups would
     // mix them up. The lock lives as long as the process.
     static std::unique_ptr<QLockFile> identityLock;
-    identityLock = std::make_unique<QLockFile>(QDir(identityDir).filePath("identity.lock"));
-    if (!identityLock->tryLock(0))
+    identityLock = security::IdentityLock::take(identityDir);
+    if (!identityLock)
         throw UsageError("the identity in " + identityDir.toStdString() +
                          " is in use by another sahaj-node process: give this one its own --identity DIR");
     options.link.identity =

@@ -94,9 +94,9 @@ bool AllReduceResult::complete() const {
     return std::all_of(spanAveraged.begin(), spanAveraged.end(), [](bool averaged) { return averaged; });
 }
 
-std::vector<std::string> AllReduceResult::spansTakenFromViolators(const GroupSpec& spec) const {
+std::vector<std::string> AllReduceResult::overweightSpansTaken(const GroupSpec& spec) const {
     std::vector<std::string> taken;
-    for (const auto& [peerId, offence] : violators) {
+    for (const std::string& peerId : overweightSenders) {
         const int member = spec.indexOf(peerId);
         if (member >= 0 && static_cast<std::size_t>(member) < spanAveraged.size() &&
             spanAveraged[static_cast<std::size_t>(member)] &&
@@ -745,11 +745,13 @@ private:
             part.weight() > static_cast<double>(PeerProgressRules::kMaxSamples))
             return blame(envelope.sender(), true,
                          "a part with a weight that is not a plausible sample count");
-        if (s < options_.maxWeights.size() && part.weight() > options_.maxWeights[s])
+        if (s < options_.maxWeights.size() && part.weight() > options_.maxWeights[s]) {
+            result_.overweightSenders.push_back(envelope.sender());
             return blame(envelope.sender(), true,
                          "a part with a weight of " + std::to_string(part.weight()) +
                              ", above the most its sender may put on it (" +
                              std::to_string(options_.maxWeights[s]) + ")");
+        }
         if (weights_[s] && *weights_[s] != part.weight())
             return blame(envelope.sender(), true, "parts of one sender with different weights");
         if (!weights_[s])

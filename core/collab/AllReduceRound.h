@@ -83,6 +83,8 @@ struct AllReduceResult {
     // Peers that broke the protocol (not the merely silent), by an identity the connection authenticated:
     // what the caller may hold against them beyond this round (a ban). Pairs of peer id and offence.
     std::vector<std::pair<std::string, std::string>> violators;
+    // Senders of a part heavier than the most they may put on it (AllReduceOptions::maxWeights), by peer id.
+    std::vector<std::string> overweightSenders;
     // Upload rates (values per second) senders demonstrably achieved towards this aggregator, by peer id:
     // what caps the bandwidth they claim next time (BandwidthClaims).
     std::vector<std::pair<std::string, double>> senderRates;
@@ -105,11 +107,13 @@ struct AllReduceResult {
     std::vector<net::WireMessage> otherMessages;
 
     bool complete() const;
-    // The violators (by peer id, each once) whose span's mean this member took: it arrived before their
-    // offence came to light. Their mean is their own doing, so a state round that holds one is not taken
-    // (docs/security.md): every member that aggregates sees a part sent to it, so they decide alike,
-    // whichever came first.
-    std::vector<std::string> spansTakenFromViolators(const GroupSpec& spec) const;
+    // The overweight senders (by peer id, each once) whose span's mean this member took: it arrived before
+    // their part showed the offence. A sender that puts more weight on its parts than it may weighs its own
+    // span's mean the same way, so a state round that holds such a span is not taken (docs/security.md).
+    // A liar that sends its heavy parts to every aggregator is seen by every member that aggregates, and
+    // they decide alike whichever came first; other offences (negative moments, say) show only in some
+    // spans and leave the offender's own mean to the checks every member makes alike (the floors).
+    std::vector<std::string> overweightSpansTaken(const GroupSpec& spec) const;
 };
 
 // One butterfly all-reduce of a group over ZeroMQ (docs/protocol.md). Every member that holds gradients sends

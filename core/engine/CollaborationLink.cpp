@@ -403,16 +403,16 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         }
         outcome.values = std::move(result.values);
         outcome.complete = result.complete();
-        // A state round's span averaged by a member that broke the rules in it holds what that member chose
-        // (its own parameters, under a weight of 10^12): the round is not taken, by any member that saw the
-        // offence, whether its mean came before or after it. Otherwise a member that took the mean (it came
-        // first) and one that refused it (the ban came first) part, and nothing reunites them before the
-        // next state round.
+        // A state round's span averaged by a member that put too much weight on its parts holds what that
+        // member chose (its own parameters, under a weight of 10^12): the round is not taken, by any member
+        // that saw the offence, whether the mean came before or after it. Otherwise a member that took the
+        // mean (it came first) and one that refused it (the ban came first) part, and nothing reunites them
+        // before the next state round.
         if (state)
-            for (const std::string& peerId : result.spansTakenFromViolators(spec)) {
+            for (const std::string& peerId : result.overweightSpansTaken(spec)) {
                 const std::string line = "the state round is not taken: peer " +
                                          QByteArray::fromStdString(peerId).toHex().toStdString() +
-                                         " broke the rules in it and averaged a span of it";
+                                         " put too much weight on its parts and averaged a span of it";
                 note("epoch " + std::to_string(spec.epoch) + ": " + line);
                 outcome.violations.push_back(line);
                 outcome.complete = false;

@@ -4,6 +4,7 @@
 #include "core/engine/HardwareProbe.h"
 #include "core/engine/PeerControls.h"
 #include "core/engine/VolunteerSetup.h"
+#include "core/security/IdentityLock.h"
 #include "core/store/ContributionLedger.h"
 #include "core/store/EpochContribution.h"
 #include "core/store/SqliteError.h"
@@ -152,8 +153,8 @@ void VolunteerEngine::startWorker(JoinRequest request) {
                 post([this, text = QString::fromStdString(line)] { workerMessage(text); });
             };
             // Two processes with one identity would be one peer id in two places.
-            QLockFile lock(QDir(request.identityDir).filePath(QStringLiteral("identity.lock")));
-            if (!lock.tryLock(0))
+            const std::unique_ptr<QLockFile> lock = security::IdentityLock::take(request.identityDir);
+            if (!lock)
                 throw std::runtime_error("the identity in " + request.identityDir.toStdString() +
                                          " is in use by another Sahaj process");
             const QString runId = options.manifest.runId;
