@@ -6,6 +6,7 @@
 #include <QLocalServer>
 #include <QLocalSocket>
 #include <QThread>
+#include <QTimer>
 
 namespace sahaj::volunteer {
 
@@ -122,16 +123,22 @@ void SingleInstance::readRequest(QLocalSocket* socket) {
     }
     socket->write("ok\n");
     socket->flush();
-    if (word == "show")
-        Q_EMIT showRequested();
-    else
-        Q_EMIT quitRequested();
+    // Acted on from the event loop, not from inside this socket's signal: quitting stops listening, which
+    // deletes the server and its sockets, this one among them.
+    const bool show = word == "show";
+    QTimer::singleShot(0, this, [this, show] {
+        if (show)
+            Q_EMIT showRequested();
+        else
+            Q_EMIT quitRequested();
+    });
 }
 
 void SingleInstance::stopListening() {
     if (server_) {
         server_->close();
-        delete server_;
+        // Later: a socket of the server may be the one whose request led here.
+        server_->deleteLater();
         server_ = nullptr;
     }
 }

@@ -127,6 +127,7 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("status %1: %2%3").arg(quit.status).arg(quit.out, quit.err) +
                             QString::fromUtf8(next.readAllStandardError())));
         QVERIFY(next.waitForFinished(30000));
+        QCOMPARE(next.exitStatus(), QProcess::NormalExit); // seen: a crash on quitting (exit code 11)
         QCOMPARE(next.exitCode(), 0);
     }
 };
