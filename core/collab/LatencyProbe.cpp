@@ -122,15 +122,17 @@ void LatencyProbe::finish() {
 
 void LatencyProbe::heard(const std::string& peerId, std::optional<double> rttMs) {
     const bool wasSilent = silent_->contains(peerId);
+    // least_ is rebuilt only when a figure comes or goes (latencies()): a peer that stays silent changes
+    // nothing at the next dial.
     if (rttMs) {
         std::deque<double>& figures = figures_[peerId];
         figures.push_back(*rttMs);
         if (figures.size() > kKeptFigures)
             figures.pop_front();
-    } else {
-        figures_.erase(peerId);
+        summarise();
+    } else if (figures_.erase(peerId) > 0) {
+        summarise();
     }
-    summarise();
     if (wasSilent == !rttMs)
         return;
     auto silent = std::make_shared<std::set<std::string>>(*silent_);
