@@ -866,6 +866,14 @@ private:
                         .toStdString() +
                     " gave its span up: " + net::LogText::utf8(envelope.part_failure().reason()));
             spanFailed_[aggregator] = true;
+            // A leaver sends no parts to this member's span either: no need to wait the sender timeout.
+            const std::string& peerId = spec_.members[aggregator].peerId;
+            if (envelope.part_failure().left_group() &&
+                std::find(result_.leftBeforeRound.begin(), result_.leftBeforeRound.end(), peerId) ==
+                    result_.leftBeforeRound.end()) {
+                result_.leftBeforeRound.push_back(peerId);
+                exclude(static_cast<int>(aggregator), "a member that left the group sends no parts");
+            }
             return;
         }
         if (!envelope.has_averaged_part())

@@ -85,6 +85,9 @@ struct AllReduceResult {
     std::vector<std::pair<std::string, std::string>> violators;
     // Senders of a part heavier than the most they may put on it (AllReduceOptions::maxWeights), by peer id.
     std::vector<std::string> overweightSenders;
+    // Aggregators that said they left the group before its round (PartFailure.left_group), by peer id: they
+    // send nothing either.
+    std::vector<std::string> leftBeforeRound;
     // Upload rates (values per second) senders demonstrably achieved towards this aggregator, by peer id:
     // what caps the bandwidth they claim next time (BandwidthClaims).
     std::vector<std::pair<std::string, double>> senderRates;

@@ -252,6 +252,8 @@ struct CollaborationLink::Session {
     // Epoch claims not followed, already said in the log: the last epoch each peer claimed.
     std::map<std::string, std::uint64_t> unfollowedNoted;
     std::optional<FormedGroup> pending; // formed, waiting for the batch to fill
+    // The epoch at which a member's leaving sent this peer back to matchmaking (average): once an epoch.
+    std::optional<std::uint64_t> regroupedEpoch;
     SteadyClock::time_point pendingSince{};
     std::string lastProblem;
     std::shared_ptr<const std::vector<collab::PeerAnnouncement>> sightings;
@@ -403,6 +405,21 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         }
         outcome.values = std::move(result.values);
         outcome.complete = result.complete();
+        outcome.violations = std::move(result.violations);
+        // A member left the group before its round: the rest would step without its span, each with its
+        // own values there, apart from each other and from the group the leaver joined (seen: a coordinator
+        // left a pair, and the trainer it left stepped alone in the run's last epoch). They all hear it
+        // from the leaver and look for a group again, keeping their gradient, once an epoch: a liar that
+        // says it every time must not stall anyone.
+        if (!state && !result.leftBeforeRound.empty() && s.regroupedEpoch != spec.epoch) {
+            s.regroupedEpoch = spec.epoch;
+            outcome.regroup = true;
+            outcome.complete = false;
+            note("epoch " + std::to_string(spec.epoch) + ": peer " +
+                 QByteArray::fromStdString(result.leftBeforeRound.front()).toHex().left(16).toStdString() +
+                 " left the group before its round: looking for a group again rather than stepping without "
+                 "it");
+        }
         // A state round's span averaged by a member that put too much weight on its parts holds what that
         // member chose (its own parameters, under a weight of 10^12): the round is not taken, by any member
         // that saw the offence, whether the mean came before or after it. Otherwise a member that took the
@@ -422,7 +439,6 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         outcome.bytesReceived = result.bytesReceived;
         outcome.pacedConnections = result.pacedConnections;
         outcome.excluded = std::move(result.excludedSenders);
-        outcome.violations = std::move(result.violations);
         for (const collab::CappedWeight& capped : result.cappedWeights) {
             // Not an offence (a fast honest peer may be above the group's median), but said with its id.
             const std::string line = "counted the weight " + std::to_string(capped.sent) + " of peer " +
@@ -604,6 +620,7 @@ void CollaborationLink::handleRouterMessage(Session& s, net::WireMessage message
         failure->set_epoch(*collab::AllReduceRound::roundEpochOf(envelope));
         failure->set_span(left->second);
         failure->set_reason("left the group before its round: it held too few of the peers at its epoch");
+        failure->set_left_group(true);
         std::vector<zmq::message_t> frames = s.codec.encode(std::move(reply));
         net::MessageCodec::trySend(s.router, frames, &message.route, true);
     } else if (collab::AllReduceRound::roundEpochOf(envelope)) {

@@ -40,6 +40,9 @@ struct RoundOutcome {
     std::vector<float> values; // averaged (or this peer's own where a span failed)
     bool alone = false;        // a group of one: nothing was exchanged
     bool complete = false;     // every span holds the group's mean
+    // A member left the group before its round: the values are not to be stepped with; this peer keeps
+    // its gradient and looks for a group again (at most once an epoch).
+    bool regroup = false;
     double seconds = 0.0;
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;

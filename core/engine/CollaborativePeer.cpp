@@ -261,6 +261,12 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerCo
             throughput.pause(collab::ThroughputEstimator::Clock::now());
             EpochReport report = averageAndStep(*group);
             throughput.resume(collab::ThroughputEstimator::Clock::now());
+            if (report.regrouped) {
+                if (events.onMessage)
+                    events.onMessage("epoch " + std::to_string(report.epoch) +
+                                     ": a member left the group before its round; looking for a group again");
+                continue;
+            }
             const auto now = std::chrono::steady_clock::now();
             report.computeSeconds = computeSeconds_;
             report.wallSeconds = std::chrono::duration<double>(now - lastEpochAt_).count();
@@ -337,6 +343,12 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
     if (options_.link.role == wire::ROLE_AUXILIARY) {
         // Aggregates its span of both rounds, holds neither result: it only moves on with the group.
         const RoundOutcome gradients = link_->average(group, {}, 0.0, false);
+        if (gradients.regroup) {
+            report.regrouped = true;
+            report.epoch = replica_->epoch();
+            link_->epochCompleted(replica_->epoch(), nullptr);
+            return report;
+        }
         report.roundSeconds = gradients.seconds;
         report.complete = gradients.complete;
         if (averageParameters && !gradients.alone)
@@ -355,6 +367,13 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
     const double weight = static_cast<double>(
         GradientAttack::claimedSamples(options_.attack, static_cast<std::uint64_t>(samples)));
     RoundOutcome outcome = link_->average(group, std::move(gradient), weight, false);
+    if (outcome.regroup) {
+        // No step: the gradient stays accumulated for the group this peer looks for again.
+        report.regrouped = true;
+        report.epoch = replica_->epoch();
+        offerState(); // tells the collaboration thread the group was dealt with
+        return report;
+    }
     report.alone = outcome.alone;
     report.complete = outcome.complete;
     report.roundSeconds = outcome.seconds;

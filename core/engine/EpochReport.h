@@ -26,6 +26,7 @@ struct EpochReport {
     std::int64_t localSamples = 0;
     std::int64_t localTokens = 0; // in those samples (padding excluded)
     double weight = 0.0;          // this peer's averaging weight
+    bool regrouped = false;       // no step: a member left the group before its round (not reported)
     std::vector<RoundMember> members;
     double share = 0.0;           // this peer's span / vector
     std::int64_t vectorSize = 0;  // values averaged

@@ -3,10 +3,10 @@
 // its ROUTER (unless it is a client), prints {"peer", "endpoint"} as a JSON line, reads the group (a
 // GroupBegin, base64) from one line of standard input, runs the round on its test vector and prints the
 // outcome as a JSON line: {"sha256", "complete", "span_averaged", "excluded", "bytes_sent", "bytes_received",
-// "seconds", "total_weight", "paced_connections", "unconnected"}. Then it waits for standard input to close,
-// so that its ROUTER keeps serving late members until the test is done; with --leave yes it exits at once
-// instead, as a peer that quits right after its round. --upload, --download: the user's caps, in bytes per
-// second.
+// "seconds", "total_weight", "paced_connections", "unconnected", "left_before_round"}. Then it waits for
+// standard input to close, so that its ROUTER keeps serving late members until the test is done; with --leave
+// yes it exits at once instead, as a peer that quits right after its round. --upload, --download: the user's
+// caps, in bytes per second.
 // --start-delay-ms N: begins its round N ms after it read the group (a member that is late);
 // --connect-wait-ms N: how long it waits for the round's connections before it streams
 // (AllReduceOptions::connectWait).
@@ -17,6 +17,9 @@
 // --misbehave KIND: instead of running the round it sends every other aggregator parts that break one rule
 // (see MisbehavingMember for the kinds), prints {"misbehaved", "parts_sent", "parts_unsent", "seconds"} and
 // waits the same way.
+// --left-group yes: it left the group before its round, as a peer that would step apart from the
+// collaboration does (CollaborationLink): it sends nothing and answers every message of the round on its
+// ROUTER with a PartFailure that says so, for `timeout-ms` × 3, prints {"left_group", "answered"} and waits.
 #include "core/collab/AllReduceRound.h"
 #include "core/collab/TensorEncoding.h"
 #include "core/collab/WeightBounds.h"
@@ -96,6 +99,37 @@ int misbehave(const collab::GroupSpec& spec, const net::MessageCodec& codec,
                            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()}}
                .dump()
         << std::endl;
+    waitForInputToClose();
+    return 0;
+}
+
+// Answers the round's messages with PartFailure.left_group, as CollaborationLink answers members of a group
+// it left.
+int leaveGroup(const collab::GroupSpec& spec, const net::MessageCodec& codec, zmq::socket_t& router,
+               const std::string& peerId, int timeoutMs) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(3 * timeoutMs);
+    int answered = 0;
+    while (std::chrono::steady_clock::now() < until) {
+        zmq::message_t route;
+        std::optional<std::vector<zmq::message_t>> frames =
+            net::MessageCodec::receive(router, std::chrono::milliseconds(100), &route);
+        if (!frames)
+            continue;
+        const net::WireMessage message = codec.decode(std::move(*frames));
+        if (!collab::AllReduceRound::isRoundMessage(message.envelope, spec.groupId))
+            continue;
+        wire::Envelope reply;
+        wire::PartFailure* failure = reply.mutable_part_failure();
+        failure->set_group_id(spec.groupId);
+        failure->set_epoch(spec.epoch);
+        failure->set_span(static_cast<std::uint32_t>(spec.indexOf(peerId)));
+        failure->set_reason("left the group before its round");
+        failure->set_left_group(true);
+        std::vector<zmq::message_t> out = codec.encode(std::move(reply));
+        net::MessageCodec::trySend(router, out, &route, true);
+        ++answered;
+    }
+    std::cout << nlohmann::json{{"left_group", true}, {"answered", answered}}.dump() << std::endl;
     waitForInputToClose();
     return 0;
 }
@@ -202,6 +236,8 @@ int main(int argc, char** argv) {
         options.floors.push_back({collab::ElementRange{0, size}, std::stof(floor), "a value"});
     if (misbehaviour)
         return misbehave(spec, codec, sockets, *misbehaviour, local, timeoutMs);
+    if (argument(argc, argv, "left-group", "no") == "yes")
+        return leaveGroup(spec, codec, router, peerId, timeoutMs);
     std::this_thread::sleep_for(
         std::chrono::milliseconds(std::stoi(argument(argc, argv, "start-delay-ms", "0"))));
     collab::AllReduceRound round(spec, codec, sockets, role == "client" ? nullptr : &router, options);
@@ -225,6 +261,9 @@ int main(int argc, char** argv) {
     nlohmann::json unconnected = nlohmann::json::array();
     for (const std::string& peer : result.unconnected)
         unconnected.push_back(QByteArray::fromStdString(peer).toHex().toStdString());
+    nlohmann::json left = nlohmann::json::array();
+    for (const std::string& peer : result.leftBeforeRound)
+        left.push_back(QByteArray::fromStdString(peer).toHex().toStdString());
     nlohmann::json violators = nlohmann::json::array(); // whom a peer would ban
     for (const auto& [peer, offence] : result.violators)
         violators.push_back(QByteArray::fromStdString(peer).toHex().toStdString());
@@ -239,7 +278,8 @@ int main(int argc, char** argv) {
                                 {"bytes_received", result.bytesReceived},
                                 {"seconds", result.seconds},
                                 {"total_weight", result.totalWeight},
-                                {"unconnected", unconnected}}
+                                {"unconnected", unconnected},
+                                {"left_before_round", left}}
                      .dump()
               << std::endl;
     if (argument(argc, argv, "leave", "no") != "yes")

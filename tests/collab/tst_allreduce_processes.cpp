@@ -357,6 +357,33 @@ private Q_SLOTS:
         QVERIFY(!std::equal(a.begin() + shared, a.end(), b.begin() + shared));
     }
 
+    // A member that left the group before its round (CollaborationLink, when the group holds too few of the
+    // peers at its epoch) says so to every member that sends it a part: they stop waiting for its parts at
+    // once (no sender timeout, here a minute) and report it, so that the engine looks for a group again
+    // rather than stepping without its span.
+    void aMemberThatLeftTheGroupIsReportedAtOnce() {
+        const std::int64_t size = 200'000;
+        std::vector<Peer> peers = start({"node", "node", "node"}, {1, 1, 1}, size, {},
+                                        {{"--timeout-ms", "60000"},
+                                         {"--timeout-ms", "60000"},
+                                         {"--timeout-ms", "1000", "--left-group", "yes"}});
+        const Peer& leaver = peers[2];
+        const collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp16(), 65536);
+        begin(peers, spec);
+        finish(peers);
+        const QString left = QString::fromLatin1(QByteArray::fromStdString(leaver.peerId).toHex());
+        QVERIFY2(leaver.result.value("answered").toInt() > 0, "the leaver answered no part");
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject& r = peers[static_cast<std::size_t>(i)].result;
+            QVERIFY2(!r.isEmpty(), "a member reported nothing");
+            QVERIFY2(r.value("left_before_round").toArray().contains(left),
+                     qPrintable(QJsonDocument(r).toJson()));
+            QVERIFY(r.value("excluded").toArray().contains(left));
+            for (const QJsonValue violation : r.value("violations").toArray())
+                QVERIFY2(!violation.toString().startsWith("no part for"), qPrintable(violation.toString()));
+        }
+    }
+
     // An aggregator that quits as soon as its round is over (--leave yes) still delivers its span to a
     // member that reads slowly (a download cap): its round lasts until the member confirms the span. The
     // vector is larger than what the member's and the kernel's queues hold, so that without the
