@@ -302,10 +302,6 @@
         <translation>এই সেশনে</translation>
     </message>
     <message>
-        <source>All time, averaging</source>
-        <translation>শুরু থেকে, গড় নির্ণয়ে</translation>
-    </message>
-    <message>
         <source>Today</source>
         <translation>আজ</translation>
     </message>
@@ -368,6 +364,10 @@
     <message>
         <source>Today&apos;s transfer: %1 of the %2 daily quota (%3)</source>
         <translation>আজকের ডেটা আদান-প্রদান: %2 দৈনিক কোটার %1 (%3)</translation>
+    </message>
+    <message>
+        <source>All time</source>
+        <translation>শুরু থেকে</translation>
     </message>
 </context>
 <context>

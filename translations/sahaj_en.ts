@@ -302,10 +302,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>All time, averaging</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Today</source>
         <translation type="unfinished"></translation>
     </message>
@@ -367,6 +363,10 @@
     </message>
     <message>
         <source>Today&apos;s transfer: %1 of the %2 daily quota (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All time</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -175,6 +175,9 @@ void AppController::snooze(int hours) {
         return;
     }
     settings_.snoozeUntilMs = QDateTime::currentMSecsSinceEpoch() + hours * kHourMs;
+    // A snooze while paused turns the pause into the snooze: it ends at its time (the user's pause,
+    // which outranks it, would otherwise hide it, and the snooze did nothing anyone could see).
+    settings_.userPaused = false;
     persist();
     Q_EMIT settingsChanged();
     evaluateRules();
@@ -231,6 +234,10 @@ void AppController::decideAndApply() {
             const store::TransferTotals today =
                 engine_.transferSince(store::BucketCalendar::startOfDay(nowMs, zone));
             in.transferTodayBytes = today.upBytes + today.downBytes;
+            // And the last minute's, which the engine has not written to the ledger yet.
+            if (const auto snapshot = engine_.snapshot())
+                in.transferTodayBytes +=
+                    static_cast<qint64>(snapshot->unrecordedBytesSent + snapshot->unrecordedBytesReceived);
         } catch (const std::exception& e) {
             quotaWarning = tr("today's transfer cannot be read (%1): the quota rule cannot apply")
                                .arg(QString::fromLocal8Bit(e.what()));

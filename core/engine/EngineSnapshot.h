@@ -97,6 +97,10 @@ struct EngineSnapshot {
     double declaredMbps = 0.0; // what the load balancer plans with for this peer
     std::uint64_t sessionBytesSent = 0;
     std::uint64_t sessionBytesReceived = 0;
+    // Of those, what is not in the ledger's transfer samples yet (they are written a minute at a time):
+    // today's and all-time totals add it, so that they never read less than the session.
+    std::uint64_t unrecordedBytesSent = 0;
+    std::uint64_t unrecordedBytesReceived = 0;
 
     std::vector<PeerSighting> peers;
     std::vector<RoundSummary> rounds; // the last kRecentRounds, oldest first

@@ -68,6 +68,8 @@ public:
         up_ = down_ = 0;
         startMs_ = nowMs();
     }
+    std::uint64_t pendingSent() const { return up_; }
+    std::uint64_t pendingReceived() const { return down_; }
 
 private:
     qint64 startMs_ = nowMs();
@@ -179,7 +181,12 @@ void VolunteerEngine::startWorker(JoinRequest request) {
                             QStringLiteral("could not record the transfer: ") + text);
                     });
                 }
-                post([this, status, samples] { workerStatus(status, samples); });
+                post([this, status, samples, sent = minutes.pendingSent(),
+                      received = minutes.pendingReceived()] {
+                    working_.unrecordedBytesSent = sent;
+                    working_.unrecordedBytesReceived = received;
+                    workerStatus(status, samples);
+                });
             };
             events.onEpoch = [&](const EpochReport& report) {
                 bool pausedAfter = false;
@@ -515,6 +522,7 @@ void VolunteerEngine::workerEnded(QString error) {
     untilMs_ = 0;
     working_.uploadBytesPerSecond = working_.downloadBytesPerSecond = 0.0;
     working_.localSamplesPerSecond = 0.0;
+    working_.unrecordedBytesSent = working_.unrecordedBytesReceived = 0; // flushed as the worker ended
     leaving_ = false;
     if (error.isEmpty())
         log(EngineEvent::Level::Info, QStringLiteral("left the collaboration"));

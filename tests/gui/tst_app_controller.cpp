@@ -128,6 +128,19 @@ private Q_SLOTS:
         QCOMPARE(controller.activeCause(), PauseCause::None);
     }
 
+    // A snooze while paused by the user replaces the pause: it shows, and ends at its time.
+    void snoozeWhilePausedReplacesThePause() {
+        Machine m;
+        AppController& controller = m.startController();
+        controller.pauseByUser();
+        QCOMPARE(controller.activeCause(), PauseCause::User);
+        controller.snooze(1);
+        QCOMPARE(controller.activeCause(), PauseCause::Snooze);
+        QVERIFY(!controller.settings().userPaused);
+        QVERIFY(!VolunteerSettings::load(m.settingsPath).userPaused);
+        QVERIFY(controller.settings().snoozeUntilMs > nowMs());
+    }
+
     // A snooze ends at its time: the engine resumes and the file forgets it.
     void snoozeRunsOut() {
         Machine m;
@@ -177,14 +190,14 @@ private Q_SLOTS:
         QCOMPARE(controller.activeCause(), PauseCause::User);
         QVERIFY(VolunteerSettings::load(m.settingsPath).userPaused);
 
-        // Neither the rules nor a snooze override the user's pause.
+        // The rules do not override the user's pause (a snooze replaces it:
+        // snoozeWhilePausedReplacesThePause).
         const int calls = m.engine->calls.size();
         m.sensors->setBattery(false);
-        controller.snooze(1);
         QCOMPARE(m.engine->calls.size(), calls);
         QCOMPARE(controller.activeCause(), PauseCause::User);
 
-        // Resuming clears the pause and the snooze; the rules still apply.
+        // Resuming clears the pause; the rules still apply.
         m.sensors->battery = true;
         controller.resumeByUser();
         QCOMPARE(m.engine->calls.last(), QStringLiteral("pause:on_battery"));

@@ -136,32 +136,55 @@ private Q_SLOTS:
         QVERIFY(!text(panel, "selfShare").contains(QLatin1Char('%')));
     }
 
-    void showsSessionAndAllTimeTotals() {
+    // All time and today count every byte of the ledger's transfer samples (not only the averaging rounds'
+    // bytes that epochs record) and the engine's last minute not yet written to them: neither reads less
+    // than the session (they read "0 B" beside a session of 44.8 MB, the state download of its first
+    // minute).
+    void showsSessionTodayAndAllTimeTotals() {
         RecordingEngine engine(ledgers_.path());
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        engine.show(busySnapshot(now));
+        EngineSnapshot snapshot = busySnapshot(now);
+        snapshot.unrecordedBytesSent = 12'000'000;
+        snapshot.unrecordedBytesReceived = 40'000'000;
+        engine.show(snapshot);
         BandwidthPanel panel(engine);
         QCOMPARE(text(panel, "sessionSent"), Figures::bytes(812e6));
         QCOMPARE(text(panel, "sessionReceived"), Figures::bytes(1.24e9));
-        QCOMPARE(text(panel, "allTimeSent"), Figures::bytes(0));
+        QCOMPARE(text(panel, "allTimeSent"), Figures::bytes(12e6));
+        QCOMPARE(text(panel, "todayReceived"), Figures::bytes(40e6));
 
+        const qint64 startOfDay = QDateTime::currentDateTime().date().startOfDay().toMSecsSinceEpoch();
         {
             ContributionLedger ledger(ledgers_.path());
-            for (qint64 e = 1; e <= 3; ++e) {
-                EpochContribution epoch;
-                epoch.timeMs = now - e * kHourMs;
-                epoch.runId = QStringLiteral("sahajbert-demo");
-                epoch.epoch = e;
-                epoch.samples = 100;
-                epoch.bytesSent = 70'000'000 * e;
-                epoch.bytesReceived = 5'000'000;
-                epoch.role = QStringLiteral("node");
-                QVERIFY(ledger.recordEpoch(epoch));
-            }
+            EpochContribution epoch; // its averaging bytes are in the transfer samples already
+            epoch.timeMs = now;
+            epoch.runId = QStringLiteral("sahajbert-demo");
+            epoch.epoch = 1;
+            epoch.samples = 100;
+            epoch.bytesSent = 70'000'000;
+            epoch.role = QStringLiteral("node");
+            QVERIFY(ledger.recordEpoch(epoch));
+            ledger.recordTransfer({startOfDay, 800'000'000, 1'200'000'000});
+            ledger.recordTransfer({startOfDay - kHourMs, 100'000'000, 5'000'000}); // yesterday
         }
         engine.emitLedgerChanged();
-        QCOMPARE(text(panel, "allTimeSent"), Figures::bytes(420e6));
-        QCOMPARE(text(panel, "allTimeReceived"), Figures::bytes(15e6));
+        QCOMPARE(text(panel, "todaySent"), Figures::bytes(812e6));
+        QCOMPARE(text(panel, "todayReceived"), Figures::bytes(1.24e9));
+        QCOMPARE(text(panel, "allTimeSent"), Figures::bytes(912e6));
+        QCOMPARE(text(panel, "allTimeReceived"), Figures::bytes(1.245e9));
+        QVERIFY2(text(panel, "todayQuota").contains(Figures::bytes(2.052e9)),
+                 qPrintable(text(panel, "todayQuota")));
+
+        // The minute is written: the ledger holds it, and the snapshot no longer does.
+        {
+            ContributionLedger ledger(ledgers_.path());
+            ledger.recordTransfer({now, 12'000'000, 40'000'000});
+        }
+        snapshot.unrecordedBytesSent = snapshot.unrecordedBytesReceived = 0;
+        engine.show(snapshot);
+        engine.emitLedgerChanged();
+        QCOMPARE(text(panel, "todaySent"), Figures::bytes(812e6));
+        QCOMPARE(text(panel, "allTimeReceived"), Figures::bytes(1.245e9));
     }
 
     void binsTheLedgerSamples_data() {

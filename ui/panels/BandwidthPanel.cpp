@@ -77,12 +77,12 @@ BandwidthPanel::BandwidthPanel(engine::EngineFacade& engine, QWidget* parent)
     grid->addWidget(new QLabel(tr("This session"), totals), 1, 0);
     grid->addWidget(sessionSent_, 1, 1);
     grid->addWidget(sessionReceived_, 1, 2);
-    grid->addWidget(new QLabel(tr("All time, averaging"), totals), 2, 0);
-    grid->addWidget(allTimeSent_, 2, 1);
-    grid->addWidget(allTimeReceived_, 2, 2);
-    grid->addWidget(new QLabel(tr("Today"), totals), 3, 0);
-    grid->addWidget(todaySent_, 3, 1);
-    grid->addWidget(todayReceived_, 3, 2);
+    grid->addWidget(new QLabel(tr("Today"), totals), 2, 0);
+    grid->addWidget(todaySent_, 2, 1);
+    grid->addWidget(todayReceived_, 2, 2);
+    grid->addWidget(new QLabel(tr("All time"), totals), 3, 0);
+    grid->addWidget(allTimeSent_, 3, 1);
+    grid->addWidget(allTimeReceived_, 3, 2);
     grid->addWidget(todayQuota_, 4, 0, 1, 3);
     grid->addWidget(quotaBar_, 5, 0, 1, 3);
     grid->addWidget(historyProblem_, 6, 0, 1, 3);
@@ -153,6 +153,7 @@ void BandwidthPanel::onSnapshot() {
     showSelfShare(*snapshot);
     sessionSent_->setText(Figures::bytes(static_cast<double>(snapshot->sessionBytesSent)));
     sessionReceived_->setText(Figures::bytes(static_cast<double>(snapshot->sessionBytesReceived)));
+    showTotals();
 
     // One live point per snapshot; a clock set back starts the graph afresh.
     if (snapshot->timeMs > 0) {
@@ -198,14 +199,9 @@ void BandwidthPanel::showSelfShare(const engine::EngineSnapshot& snapshot) {
 
 void BandwidthPanel::refreshHistory() {
     try {
-        const store::ContributionTotals totals = engine_.totals();
-        allTimeSent_->setText(Figures::bytes(static_cast<double>(totals.bytesSent)));
-        allTimeReceived_->setText(Figures::bytes(static_cast<double>(totals.bytesReceived)));
+        ledgerAllTime_ = engine_.transferSince(0);
         const qint64 startOfDay = QDateTime::currentDateTime().date().startOfDay().toMSecsSinceEpoch();
-        const store::TransferTotals today = engine_.transferSince(startOfDay);
-        todaySent_->setText(Figures::bytes(static_cast<double>(today.upBytes)));
-        todayReceived_->setText(Figures::bytes(static_cast<double>(today.downBytes)));
-        todayBytes_ = today.upBytes + today.downBytes;
+        ledgerToday_ = engine_.transferSince(startOfDay);
         historyProblem_->setVisible(false);
     } catch (const std::exception& error) {
         // The figures above keep their last values; the reason is shown instead of a crash.
@@ -213,9 +209,23 @@ void BandwidthPanel::refreshHistory() {
             tr("The transfer history cannot be read: %1").arg(QString::fromUtf8(error.what())));
         historyProblem_->setVisible(true);
     }
-    showToday();
+    showTotals();
     if (range_ != Range::FiveMinutes)
         refreshPlot();
+}
+
+void BandwidthPanel::showTotals() {
+    // Every byte, averaging or not (a state download, the DHT), as the ledger's transfer samples count
+    // them, and the last minute's that the engine has not written yet.
+    const std::shared_ptr<const engine::EngineSnapshot> snapshot = engine_.snapshot();
+    const auto up = static_cast<qint64>(snapshot->unrecordedBytesSent);
+    const auto down = static_cast<qint64>(snapshot->unrecordedBytesReceived);
+    todaySent_->setText(Figures::bytes(static_cast<double>(ledgerToday_.upBytes + up)));
+    todayReceived_->setText(Figures::bytes(static_cast<double>(ledgerToday_.downBytes + down)));
+    allTimeSent_->setText(Figures::bytes(static_cast<double>(ledgerAllTime_.upBytes + up)));
+    allTimeReceived_->setText(Figures::bytes(static_cast<double>(ledgerAllTime_.downBytes + down)));
+    todayBytes_ = ledgerToday_.upBytes + ledgerToday_.downBytes + up + down;
+    showToday();
 }
 
 void BandwidthPanel::showToday() {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/engine/EngineFacade.h"
+#include "core/store/TransferTotals.h"
 #include "ui/widgets/SpeedPlotView.h"
 #include "ui/widgets/TransferBinning.h"
 
@@ -18,8 +19,8 @@ namespace sahaj::ui {
 class RoundShareBars;
 
 // The bandwidth share panel: this peer's span of the recent averaging rounds against the other members,
-// the upload/download speed graph over a chosen period, and the totals (this session, all time, today
-// against the daily quota).
+// the upload/download speed graph over a chosen period, and the totals (this session, today against the
+// daily quota, all time: the ledger's transfer samples and what the engine has not written to them yet).
 //
 // The 5-minute graph is drawn from the live rates of the snapshots this panel saw (kept in memory); the
 // longer periods from the ledger's one-minute transfer samples, binned to at most kMaxPlotPoints, read
@@ -54,12 +55,15 @@ private:
     void refreshHistory();
     void refreshPlot();
     void showSelfShare(const engine::EngineSnapshot& snapshot);
+    void showTotals();
     void showToday();
 
     engine::EngineFacade& engine_;
     Range range_ = Range::FiveMinutes;
     qint64 quotaMB_ = 0;
-    qint64 todayBytes_ = 0;
+    qint64 todayBytes_ = 0; // with the unrecorded bytes
+    store::TransferTotals ledgerToday_;
+    store::TransferTotals ledgerAllTime_;
     std::deque<SpeedPlotView::Point> live_;
     std::vector<TransferBinning::Bin> bins_;
 

@@ -146,17 +146,12 @@ QLabel* TrainingPanel::addFigure(int row, int column, const QString& caption, co
 }
 
 QWidget* TrainingPanel::buildLossChart() {
-    lossSeries_ = new QLineSeries;
-    lossSeries_->setObjectName(QStringLiteral("lossSeries"));
-    lossSeries_->setName(tr("Loss"));
-
     lossChart_ = new QChart;
     lossChart_->setLocalizeNumbers(true);
     lossChart_->legend()->hide();
     lossChart_->setBackgroundRoundness(0);
     lossChart_->setMargins(QMargins(4, 4, 4, 4));
     lossChart_->setTitle(tr("Training loss by epoch"));
-    lossChart_->addSeries(lossSeries_);
     epochAxis_ = new QValueAxis;
     epochAxis_->setTitleText(tr("Epoch"));
     // "%.0f", not "%i": Qt 6.4 draws no label at all for "%i" when it localizes numbers.
@@ -168,8 +163,6 @@ QWidget* TrainingPanel::buildLossChart() {
     lossAxis_->setTitleText(tr("Loss"));
     lossChart_->addAxis(epochAxis_, Qt::AlignBottom);
     lossChart_->addAxis(lossAxis_, Qt::AlignLeft);
-    lossSeries_->attachAxis(epochAxis_);
-    lossSeries_->attachAxis(lossAxis_);
 
     lossView_ = new QChartView(lossChart_, this);
     lossView_->setObjectName(QStringLiteral("lossChart"));
@@ -235,9 +228,33 @@ void TrainingPanel::showBatch(double samples, quint64 target) {
                                        Figures::percent(samples / static_cast<double>(target))));
 }
 
+void TrainingPanel::showLossSegments(const QList<QList<QPointF>>& segments) {
+    while (lossSegments_.size() > static_cast<std::size_t>(segments.size())) {
+        lossChart_->removeSeries(lossSegments_.back());
+        delete lossSegments_.back();
+        lossSegments_.pop_back();
+    }
+    while (lossSegments_.size() < static_cast<std::size_t>(segments.size())) {
+        auto* series = new QLineSeries;
+        series->setObjectName(QStringLiteral("lossSeries"));
+        series->setName(tr("Loss"));
+        series->setPointsVisible(true); // an epoch between two gaps is a point, not a line
+        lossChart_->addSeries(series);
+        series->attachAxis(epochAxis_);
+        series->attachAxis(lossAxis_);
+        // One colour for the curve, however many pieces it is in.
+        if (!lossSegments_.empty())
+            series->setColor(lossSegments_.front()->color());
+        lossSegments_.push_back(series);
+    }
+    for (qsizetype i = 0; i < segments.size(); ++i)
+        lossSegments_[static_cast<std::size_t>(i)]->replace(segments[i]);
+}
+
 void TrainingPanel::showLoss() {
     const auto snapshot = engine_.snapshot();
-    QList<QPointF> points;
+    QList<QList<QPointF>> segments;
+    QList<QPointF> points; // all of them, for the axes
     points.reserve(static_cast<qsizetype>(snapshot->loss.size()));
     double low = 0.0;
     double high = 0.0;
@@ -247,9 +264,13 @@ void TrainingPanel::showLoss() {
             continue;
         low = points.isEmpty() ? point.loss : std::min(low, point.loss);
         high = points.isEmpty() ? point.loss : std::max(high, point.loss);
-        points << QPointF(static_cast<qreal>(point.epoch), point.loss);
+        const QPointF at(static_cast<qreal>(point.epoch), point.loss);
+        if (segments.isEmpty() || points.back().x() + 1 < at.x())
+            segments.append(QList<QPointF>{});
+        segments.back() << at;
+        points << at;
     }
-    lossSeries_->replace(points);
+    showLossSegments(segments);
     if (points.isEmpty()) {
         lossStack_->setCurrentWidget(lossEmpty_);
         return;

@@ -1,6 +1,10 @@
 #pragma once
 
+#include <QList>
+#include <QPointF>
 #include <QWidget>
+
+#include <vector>
 
 QT_BEGIN_NAMESPACE
 class QChart;
@@ -39,6 +43,7 @@ private:
     QLabel* addFigure(int row, int column, const QString& caption, const QString& objectName,
                       const QString& help);
     QWidget* buildLossChart();
+    void showLossSegments(const QList<QList<QPointF>>& segments);
     void showBatch(double samples, quint64 target);
     void showLoss();
 
@@ -59,7 +64,9 @@ private:
     QLabel* lossEmpty_ = nullptr;
     QChartView* lossView_ = nullptr;
     QChart* lossChart_ = nullptr;
-    QLineSeries* lossSeries_ = nullptr;
+    // One line per run of consecutive epochs: epochs this peer missed (paused, or caught up by loading a
+    // state) are a gap, not a straight line across them.
+    std::vector<QLineSeries*> lossSegments_;
     QValueAxis* epochAxis_ = nullptr;
     QValueAxis* lossAxis_ = nullptr;
 };
