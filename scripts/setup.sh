@@ -30,6 +30,8 @@ packages=(
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-charts-dev qt6-svg-dev libqt6sql6-sqlite
   # Qt Charts' CMake package needs Qt OpenGL's
   libqt6opengl6-dev
+  # country names in the user's language (the CLDR's, through ICU: Qt names them in English only)
+  libicu-dev
   # networking, discovery (OpenDHT's CMake config needs msgpack-cxx and jsoncpp found first), crypto,
   # wire schema; iproute2 for the shaped test networks of the benchmarks (scripts/netns)
   libzmq3-dev cppzmq-dev libopendht-dev libmsgpack-cxx-dev libjsoncpp-dev libssl-dev

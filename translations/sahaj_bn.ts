@@ -1700,6 +1700,10 @@
         <source>No other peer of the collaboration has been heard from for a while. Sahaj keeps computing and tries to reach them again.</source>
         <translation>কিছুক্ষণ ধরে সহযোগিতার অন্য কোনো পিয়ারের সাড়া পাওয়া যায়নি। Sahaj গণনা চালিয়ে যাচ্ছে এবং আবার তাদের সাথে যোগাযোগের চেষ্টা করছে।</translation>
     </message>
+    <message>
+        <source>%1 global steps contributed</source>
+        <translation>সহযোগিতার %1টি সামগ্রিক ধাপে অবদান রাখা হয়েছে</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::WeeklyScheduleGrid</name>

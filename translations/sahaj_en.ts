@@ -1698,6 +1698,10 @@
         <source>No other peer of the collaboration has been heard from for a while. Sahaj keeps computing and tries to reach them again.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 global steps contributed</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::WeeklyScheduleGrid</name>

@@ -5,6 +5,7 @@
 #include "ui/AppController.h"
 #include "ui/StateText.h"
 #include "ui/TrayIcon.h"
+#include "ui/format/CountryNames.h"
 #include "ui/format/Figures.h"
 #include "ui/widgets/DownloadProgress.h"
 #include "ui/widgets/PathField.h"
@@ -87,8 +88,8 @@ QWizardPage* JoinWizard::buildConsentPage() {
         page));
 
     const QString countryCode = QLocale::territoryToCode(QLocale::system().territory());
-    const QString countryName = QLocale::territoryToString(QLocale::system().territory());
-    const bool countryKnown = QRegularExpression(QStringLiteral("^[A-Z]{2}$")).match(countryCode).hasMatch();
+    const QString countryName = CountryNames::of(countryCode);
+    const bool countryKnown = !countryName.isEmpty();
     shareCountry_ =
         new QCheckBox(countryKnown ? tr("&Show my country (%1) on the peer map").arg(countryName)
                                    : tr("&Show my country on the peer map (this system names none: "

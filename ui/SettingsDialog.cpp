@@ -1,6 +1,7 @@
 #include "ui/SettingsDialog.h"
 
 #include "ui/AppController.h"
+#include "ui/format/CountryNames.h"
 #include "ui/widgets/PathField.h"
 #include "ui/widgets/WeeklyScheduleGrid.h"
 
@@ -244,8 +245,9 @@ void SettingsDialog::fillCountries() {
             continue;
         const bool known = std::any_of(countries.begin(), countries.end(),
                                        [&](const Country& country) { return country.code == code; });
+        const QString name = CountryNames::of(code);
         if (!known)
-            countries.push_back({QLocale::territoryToString(territory), code});
+            countries.push_back({name.isEmpty() ? QLocale::territoryToString(territory) : name, code});
     }
     std::sort(countries.begin(), countries.end(), [](const Country& a, const Country& b) {
         return QString::localeAwareCompare(a.name, b.name) < 0;

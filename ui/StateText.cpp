@@ -47,11 +47,9 @@ QString StateText::cause(engine::PauseCause cause, qint64 snoozedUntilMs) {
         if (snoozedUntilMs <= 0)
             return tr("Snoozed");
         const QDateTime end = QDateTime::fromMSecsSinceEpoch(snoozedUntilMs);
-        const QLocale locale;
         // The date only matters when the snooze ends on another day (a 6 h snooze in the evening).
-        const QString when = end.date() == QDate::currentDate()
-                                 ? locale.toString(end.time(), QLocale::ShortFormat)
-                                 : locale.toString(end, QLocale::ShortFormat);
+        const QString when =
+            end.date() == QDate::currentDate() ? Figures::clock(end.time()) : Figures::dateAndClock(end);
         return tr("Snoozed until %1").arg(when);
     }
     case engine::PauseCause::OnBattery:

@@ -4,6 +4,7 @@
 #include "ui/AppController.h"
 #include "ui/PauseToggle.h"
 #include "ui/StateText.h"
+#include "ui/format/Figures.h"
 
 #include <QApplication>
 #include <QDateTime>
@@ -206,7 +207,13 @@ std::optional<TrayIcon::Notice> TrayIcon::eventNotice(const engine::EngineEvent&
             return Notice{tr("Sahaj could not join the run"), event.text, QSystemTrayIcon::Critical};
         return Notice{tr("Sahaj stopped training"), event.text, QSystemTrayIcon::Critical};
     case engine::EngineEvent::Level::Milestone:
-        return Notice{tr("Sahaj milestone"), event.text, QSystemTrayIcon::Information};
+        // Worded here, in the user's language: the event's text is the log's English.
+        return Notice{
+            tr("Sahaj milestone"),
+            event.steps > 0
+                ? tr("%1 global steps contributed").arg(Figures::count(static_cast<double>(event.steps)))
+                : event.text,
+            QSystemTrayIcon::Information};
     case engine::EngineEvent::Level::Info:
     case engine::EngineEvent::Level::Warning:
         return std::nullopt;

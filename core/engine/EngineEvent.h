@@ -17,6 +17,9 @@ struct EngineEvent {
     qint64 timeMs = 0; // ms since 1970-01-01T00:00Z
     Level level = Level::Info;
     QString text;
+    // A milestone's figure (global steps contributed), for the UI to word in the user's language: the text
+    // is the log's English.
+    qint64 steps = 0;
 };
 
 QString eventLevelName(EngineEvent::Level level);

@@ -35,8 +35,8 @@ void EngineFacade::publish(std::shared_ptr<const EngineSnapshot> snapshot) {
     Q_EMIT snapshotChanged();
 }
 
-void EngineFacade::log(EngineEvent::Level level, const QString& text) {
-    Q_EMIT eventLogged(EngineEvent{QDateTime::currentMSecsSinceEpoch(), level, text});
+void EngineFacade::log(EngineEvent::Level level, const QString& text, qint64 steps) {
+    Q_EMIT eventLogged(EngineEvent{QDateTime::currentMSecsSinceEpoch(), level, text, steps});
 }
 
 store::ContributionTotals EngineFacade::totals() const {

@@ -80,7 +80,7 @@ Q_SIGNALS:
 protected:
     // Publishes `snapshot` (call on this object's thread) and emits snapshotChanged.
     void publish(std::shared_ptr<const EngineSnapshot> snapshot);
-    void log(EngineEvent::Level level, const QString& text);
+    void log(EngineEvent::Level level, const QString& text, qint64 steps = 0);
 
 private:
     QString ledgerPath_;

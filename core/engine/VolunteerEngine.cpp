@@ -492,7 +492,8 @@ void VolunteerEngine::workerEpoch(EpochReport report, bool pausedAfter) {
         try {
             const qint64 epochs = totals().epochsJoined;
             if (epochs > 0 && epochs % kMilestoneEpochs == 0)
-                log(EngineEvent::Level::Milestone, QStringLiteral("%1 global steps contributed").arg(epochs));
+                log(EngineEvent::Level::Milestone, QStringLiteral("%1 global steps contributed").arg(epochs),
+                    epochs);
         } catch (const std::exception&) {
             // The milestone is a nicety; the ledger's failure was reported where it was written.
         }

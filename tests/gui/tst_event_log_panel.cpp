@@ -81,6 +81,18 @@ private Q_SLOTS:
         QCOMPARE(textsShown(panel).last(), QStringLiteral("A group of 3 peers formed"));
     }
 
+    // The lines are the engine's English: in Bengali their times keep Latin digits (they read "২০২৬-১২-০৫").
+    void timesKeepTheLinesDigits() {
+        QLocale::setDefault(QLocale(QLocale::Bengali, QLocale::Bangladesh));
+        RecordingEngine engine(ledgers_.path());
+        EventLogPanel panel(engine);
+        fill(engine);
+        const QString time = panel.visibleLines().at(0).split(QLatin1Char('\t')).at(0);
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        QVERIFY2(QDateTime::fromString(time, QStringLiteral("yyyy-MM-dd HH:mm:ss")).isValid(),
+                 qPrintable(time));
+    }
+
     void filtersHideAndShow() {
         RecordingEngine engine(ledgers_.path());
         EventLogPanel panel(engine);

@@ -239,6 +239,11 @@ private Q_SLOTS:
                      .has_value());
         QVERIFY(!TrayIcon::eventNotice(event(EngineEvent::Level::Milestone), EngineState::Training, false)
                      .has_value());
+        // A milestone is worded in the app's language from its figure, not the log's English text.
+        EngineEvent milestone = event(EngineEvent::Level::Milestone);
+        milestone.steps = 1000;
+        QCOMPARE(TrayIcon::eventNotice(milestone, EngineState::Training, true)->text,
+                 QStringLiteral("%1 global steps contributed").arg(Figures::count(1000)));
         // A failed join is not a stopped training: nothing had started (seen with a bad join file).
         QCOMPARE(TrayIcon::eventNotice(event(EngineEvent::Level::Error), EngineState::Joining, true)->title,
                  QStringLiteral("Sahaj could not join the run"));

@@ -1,5 +1,7 @@
 #include "ui/format/Figures.h"
 
+#include <algorithm>
+
 #include <QLocale>
 
 #include <cmath>
@@ -79,6 +81,21 @@ QString Figures::percent(double fraction) {
     if (!std::isfinite(fraction))
         return QStringLiteral("—");
     return tr("%1 %").arg(QLocale().toString(fraction * 100.0, 'f', 1));
+}
+
+QString Figures::clock(const QTime& time) {
+    const QLocale locale;
+    const QString am = locale.amText();
+    const bool latinMarkers = std::all_of(am.begin(), am.end(), [](QChar c) { return c.unicode() < 0x80; });
+    if (locale.language() != QLocale::English && latinMarkers &&
+        locale.timeFormat(QLocale::ShortFormat).contains(QLatin1Char('a'), Qt::CaseInsensitive))
+        return locale.toString(time, QStringLiteral("HH:mm"));
+    return locale.toString(time, QLocale::ShortFormat);
+}
+
+QString Figures::dateAndClock(const QDateTime& dateTime) {
+    return QLocale().toString(dateTime.date(), QLocale::ShortFormat) + QLatin1Char(' ') +
+           clock(dateTime.time());
 }
 
 QString Figures::shortPeerId(const QString& peerIdHex) {

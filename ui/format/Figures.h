@@ -1,7 +1,9 @@
 #pragma once
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QString>
+#include <QTime>
 
 namespace sahaj::ui {
 
@@ -21,6 +23,11 @@ public:
     // A round trip's number of ms, with the digits it needs: "0.06" on a LAN or loopback, "4.2", "38".
     static QString milliseconds(double ms);
     static QString shortPeerId(const QString& peerIdHex); // "a1b2c3d4…"
+    // A time of day as the locale writes it ("7:53 PM"), but on a 24-hour clock where the locale's AM/PM
+    // markers are Latin letters in a language that is not English: Bengali read "৭:৫৩ PM"; now "১৯:৫৩".
+    static QString clock(const QTime& time);
+    // A date and a time, the date short ("05/12/2026 ১৯:৫৩").
+    static QString dateAndClock(const QDateTime& dateTime);
 };
 
 } // namespace sahaj::ui

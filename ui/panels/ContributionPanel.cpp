@@ -298,9 +298,8 @@ QString ContributionPanel::bucketTitle(const store::HistoryBucket& bucket) const
         return locale.toString(start.date(), QLocale::LongFormat);
     const QDateTime end = QDateTime::fromMSecsSinceEpoch(bucket.endMs, zone);
     return tr("%1, %2 – %3")
-        .arg(locale.toString(start.date(), QLocale::ShortFormat),
-             locale.toString(start.time(), QLocale::ShortFormat),
-             locale.toString(end.time(), QLocale::ShortFormat));
+        .arg(locale.toString(start.date(), QLocale::ShortFormat), Figures::clock(start.time()),
+             Figures::clock(end.time()));
 }
 
 void ContributionPanel::showBucketTip(bool hovered, int index) {

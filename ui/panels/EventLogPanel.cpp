@@ -167,8 +167,10 @@ void EventLogPanel::append(const engine::EngineEvent& event) {
     const QScrollBar* scroll = view_->verticalScrollBar();
     const bool atEnd = scroll->value() == scroll->maximum();
 
+    // The log's lines are the engine's English, for reports: their times in the same digits (Bengali
+    // digits beside English text read as two languages at once).
     auto* time =
-        new QStandardItem(QLocale().toString(QDateTime::fromMSecsSinceEpoch(event.timeMs), kTimeFormat));
+        new QStandardItem(QLocale::c().toString(QDateTime::fromMSecsSinceEpoch(event.timeMs), kTimeFormat));
     auto* level = new QStandardItem(style()->standardIcon(levelIcon(event.level)), levelWord(event.level));
     level->setData(engine::eventLevelName(event.level), kLevelNameRole);
     auto* text = new QStandardItem(shownText(event.text));

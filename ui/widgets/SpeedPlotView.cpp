@@ -63,7 +63,7 @@ double SpeedPlotView::axisMaximum() const {
 QString SpeedPlotView::timeLabel(qint64 timeMs) const {
     const QDateTime time = QDateTime::fromMSecsSinceEpoch(timeMs);
     const QLocale locale;
-    const QString clock = locale.toString(time.time(), QLocale::ShortFormat);
+    const QString clock = Figures::clock(time.time());
     if (toMs_ - fromMs_ <= kDayMs)
         return clock;
     return locale.dayName(time.date().dayOfWeek(), QLocale::ShortFormat) + QLatin1Char(' ') + clock;

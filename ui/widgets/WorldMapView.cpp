@@ -1,5 +1,6 @@
 #include "ui/widgets/WorldMapView.h"
 
+#include "ui/format/CountryNames.h"
 #include "ui/format/Figures.h"
 #include "ui/widgets/PeerRole.h"
 #include "ui/widgets/PlainToolTip.h"
@@ -127,9 +128,8 @@ QString WorldMapView::peerAt(QPointF pos) const {
 QString WorldMapView::countryName(const QString& code) const {
     if (code.isEmpty())
         return tr("not shared");
-    const QLocale::Territory territory = QLocale::codeToTerritory(code);
-    if (territory != QLocale::AnyTerritory)
-        return QLocale::territoryToString(territory);
+    if (const QString name = CountryNames::of(code); !name.isEmpty())
+        return name;
     if (const WorldMap::Country* country = map_.find(code))
         return country->name;
     return code.left(3);
