@@ -903,6 +903,18 @@
         <source>What is wrong with the run</source>
         <translation>প্রশিক্ষণটিতে কী সমস্যা</translation>
     </message>
+    <message>
+        <source>Try the &amp;demo</source>
+        <translation>ডেমো চালিয়ে দেখুন (&amp;D)</translation>
+    </message>
+    <message>
+        <source>A small collaboration on this computer alone, in a window of its own: see Sahaj train before you join a real run. Your settings stay as they are.</source>
+        <translation>শুধু এই কম্পিউটারে, আলাদা একটি উইন্ডোতে একটি ছোট সহযোগিতা: আসল কোনো প্রশিক্ষণে যোগ দেওয়ার আগে দেখুন Sahaj কীভাবে প্রশিক্ষণ দেয়। আপনার সেটিংস যেমন আছে তেমনই থাকবে।</translation>
+    </message>
+    <message>
+        <source>No run link yet?</source>
+        <translation>এখনো কোনো প্রশিক্ষণের লিংক নেই?</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::LimitsFields</name>
@@ -1840,6 +1852,17 @@
     <message>
         <source>no answer</source>
         <translation>সাড়া নেই</translation>
+    </message>
+</context>
+<context>
+    <name>sahaj::volunteer::VolunteerApplication</name>
+    <message>
+        <source>Sahaj</source>
+        <translation>Sahaj</translation>
+    </message>
+    <message>
+        <source>The demo did not start: %1 could not be run.</source>
+        <translation>ডেমো শুরু হয়নি: %1 চালানো গেল না।</translation>
     </message>
 </context>
 </TS>

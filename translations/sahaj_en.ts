@@ -901,6 +901,18 @@
         <source>What is wrong with the run</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Try the &amp;demo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A small collaboration on this computer alone, in a window of its own: see Sahaj train before you join a real run. Your settings stay as they are.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run link yet?</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::LimitsFields</name>
@@ -1837,6 +1849,17 @@
     </message>
     <message>
         <source>no answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sahaj::volunteer::VolunteerApplication</name>
+    <message>
+        <source>Sahaj</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The demo did not start: %1 could not be run.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

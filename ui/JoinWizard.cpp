@@ -13,6 +13,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -149,6 +150,18 @@ QWizardPage* JoinWizard::buildJoinPage() {
 
     runProblem_ = makeProblemLabel(page, QStringLiteral("runProblemLabel"), tr("What is wrong with the run"));
     form->addRow(runProblem_);
+
+    // No link yet: the demo shows what joining does, on this computer alone, without changing anything here.
+    auto* demo = new QPushButton(tr("Try the &demo"), page);
+    demo->setObjectName(QStringLiteral("tryDemoButton"));
+    demo->setToolTip(tr("A small collaboration on this computer alone, in a window of its own: see Sahaj "
+                        "train before you join a real run. Your settings stay as they are."));
+    connect(demo, &QPushButton::clicked, this, &JoinWizard::demoRequested);
+    auto* demoRow = new QHBoxLayout;
+    demoRow->addWidget(new QLabel(tr("No run link yet?"), page));
+    demoRow->addWidget(demo);
+    demoRow->addStretch(1);
+    form->addRow(demoRow);
     return page;
 }
 

@@ -36,6 +36,11 @@ public:
     // The last hardware measurement shown, if any.
     const engine::HardwareReport& hardwareReport() const { return report_; }
 
+Q_SIGNALS:
+    // "Try the demo": a newcomer without a run link wants to see Sahaj train first (the app starts the demo
+    // in a window of its own, with settings of its own; this wizard stays).
+    void demoRequested();
+
 protected:
     // On the limits page: saves the settings and joins; false (the wizard stays there) when either refuses.
     bool validateCurrentPage() override;

@@ -203,6 +203,7 @@ SettingsDialog* MainWindow::openSettings() {
 JoinWizard* MainWindow::openJoinWizard() {
     auto* wizard = new JoinWizard(engine_, controller_, this);
     wizard->setAttribute(Qt::WA_DeleteOnClose);
+    connect(wizard, &JoinWizard::demoRequested, this, &MainWindow::demoRequested);
     wizard->setWindowModality(Qt::WindowModal);
     wizard->open();
     return wizard;

@@ -56,6 +56,8 @@ public:
 Q_SIGNALS:
     // The user wants the app to end: from Quit, or closing the window where there is no tray.
     void quitRequested();
+    // The join wizard's "Try the demo": the app starts the demo, in a process of its own.
+    void demoRequested();
 
 protected:
     void closeEvent(QCloseEvent* event) override;

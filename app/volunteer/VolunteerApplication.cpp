@@ -12,6 +12,8 @@
 #include <QApplication>
 #include <QDir>
 #include <QLocale>
+#include <QMessageBox>
+#include <QProcess>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -118,6 +120,7 @@ VolunteerApplication::Started VolunteerApplication::start() {
         std::make_unique<ui::AppController>(*engine_, settingsPath, std::make_unique<ui::DBusSensors>());
     window_ = std::make_unique<ui::MainWindow>(*engine_, *controller_);
     connect(window_.get(), &ui::MainWindow::quitRequested, this, &VolunteerApplication::quitPolitely);
+    connect(window_.get(), &ui::MainWindow::demoRequested, this, &VolunteerApplication::launchDemo);
     if (instance_) {
         connect(instance_.get(), &SingleInstance::showRequested, window_.get(), [this] {
             std::cout << "sahaj-volunteer: another launch asked for the window: showing it" << std::endl;
@@ -192,6 +195,22 @@ void VolunteerApplication::startDemo() {
         QCoreApplication::exit(2);
     });
     demo_->start();
+}
+
+void VolunteerApplication::launchDemo() {
+    // In this window's language, where the app has it ("C" or a German system shows English).
+    const QStringList arguments{QStringLiteral("--demo"), QStringLiteral("--language"),
+                                QLocale().language() == QLocale::Bengali ? QStringLiteral("bn")
+                                                                         : QStringLiteral("en")};
+    qint64 pid = 0;
+    if (QProcess::startDetached(QCoreApplication::applicationFilePath(), arguments, QString(), &pid)) {
+        std::cout << "sahaj-volunteer: started the demo (process " << pid << ")" << std::endl;
+        return;
+    }
+    std::cerr << "sahaj-volunteer: the demo did not start" << std::endl;
+    QMessageBox::warning(window_.get(), tr("Sahaj"),
+                         tr("The demo did not start: %1 could not be run.")
+                             .arg(QDir::toNativeSeparators(QCoreApplication::applicationFilePath())));
 }
 
 void VolunteerApplication::applyStartAtLogin() {

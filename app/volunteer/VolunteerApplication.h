@@ -62,6 +62,9 @@ public:
 private:
     void installTranslator(const QString& settingsPath);
     void startDemo();
+    // The wizard's "Try the demo": `sahaj-volunteer --demo` as a process of its own (its own settings,
+    // ledger and window), in this app's language.
+    void launchDemo();
     void quitPolitely();
     void applyStartAtLogin();
 

@@ -138,6 +138,16 @@ private Q_SLOTS:
         QVERIFY(wizard);
         QVERIFY(wizard->isVisible());
         QVERIFY(!machine.joined());
+
+        // No link yet: "Try the demo" on the run page asks the app for the demo, and joins nothing here.
+        QSignalSpy demo(machine.window.get(), &MainWindow::demoRequested);
+        wizard->next(); // past the consent page, which needs no input to be shown
+        auto* tryDemo = wizard->findChild<QPushButton*>(QStringLiteral("tryDemoButton"));
+        QVERIFY(tryDemo);
+        tryDemo->click();
+        QCOMPARE(demo.size(), 1);
+        QVERIFY(!machine.joined());
+        QVERIFY(wizard->isVisible());
         wizard->reject();
     }
 
