@@ -120,7 +120,23 @@ std::vector<Seed> seeds() {
         m->set_group_id(kGroupId);
         m->set_epoch(3);
     }
+    {
+        // A leaver's failure: the members stop waiting for its parts too.
+        wire::PartFailure* m = add("part_failure_left_group").envelope.mutable_part_failure();
+        m->set_group_id(kGroupId);
+        m->set_epoch(3);
+        m->set_span(2);
+        m->set_reason("left the group before its round");
+        m->set_left_group(true);
+    }
     add("state_request").envelope.mutable_state_request()->set_chunk(1);
+    add("state_digest_request").envelope.mutable_state_digest_request()->set_min_epoch(4);
+    {
+        wire::StateDigest* m = add("state_digest").envelope.mutable_state_digest();
+        m->set_epoch(4);
+        m->set_sha256(std::string(32, '\x77'));
+        m->set_size(1'234'567);
+    }
     {
         Seed& seed = add("state_chunk");
         wire::StateChunk* m = seed.envelope.mutable_state_chunk();
