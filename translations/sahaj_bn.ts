@@ -1097,6 +1097,22 @@
         <source>The run link cannot be joined: %1</source>
         <translation>এই রানের লিংক দিয়ে যোগ দেওয়া যাচ্ছে না: %1</translation>
     </message>
+    <message>
+        <source>Try the &amp;demo</source>
+        <translation>ডেমো চালিয়ে দেখুন (&amp;D)</translation>
+    </message>
+    <message>
+        <source>A small collaboration on this computer alone, in a window of its own</source>
+        <translation>শুধু এই কম্পিউটারে, আলাদা একটি উইন্ডোতে একটি ছোট সহযোগিতা</translation>
+    </message>
+    <message>
+        <source>&amp;Copy system information</source>
+        <translation>সিস্টেমের তথ্য কপি করুন (&amp;C)</translation>
+    </message>
+    <message>
+        <source>System information copied: paste it into your report</source>
+        <translation>সিস্টেমের তথ্য কপি হয়েছে: আপনার প্রতিবেদনে পেস্ট করুন</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::PauseToggle</name>

@@ -1095,6 +1095,22 @@
         <source>The run link cannot be joined: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Try the &amp;demo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A small collaboration on this computer alone, in a window of its own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy system information</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System information copied: paste it into your report</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::PauseToggle</name>

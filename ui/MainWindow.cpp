@@ -7,6 +7,7 @@
 #include "ui/JoinWizard.h"
 #include "ui/SettingsDialog.h"
 #include "ui/StateText.h"
+#include "ui/SystemReport.h"
 #include "ui/TrayIcon.h"
 #include "ui/panels/BandwidthPanel.h"
 #include "ui/panels/ContributionPanel.h"
@@ -14,8 +15,10 @@
 #include "ui/panels/PeerMapPanel.h"
 #include "ui/panels/TrainingPanel.h"
 
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QCoreApplication>
+#include <QGuiApplication>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -123,6 +126,14 @@ void MainWindow::buildMenus() {
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    demo_ = help->addAction(tr("Try the &demo"), this, &MainWindow::demoRequested);
+    demo_->setStatusTip(tr("A small collaboration on this computer alone, in a window of its own"));
+    // For a bug report: what the organiser or a developer asks first, without paths or secrets.
+    copySystemReport_ = help->addAction(tr("&Copy system information"), this, [this] {
+        QGuiApplication::clipboard()->setText(SystemReport::of(*engine_.snapshot()));
+        statusBar()->showMessage(tr("System information copied: paste it into your report"), 10000);
+    });
+    help->addSeparator();
     QAction* about = help->addAction(tr("&About Sahaj"), this, [this] {
         // What QMessageBox::about shows (the window's icon, one OK button), but window-modal and deleted on
         // close like the other dialogs, and opened without blocking.

@@ -40,6 +40,8 @@ public:
     QAction* joinLeaveAction() const { return joinLeave_; }
     QAction* settingsAction() const { return settings_; }
     QAction* quitAction() const { return quit_; }
+    QAction* demoAction() const { return demo_; }
+    QAction* copySystemReportAction() const { return copySystemReport_; }
 
     // Join: the wizard on the first run (or with no run chosen), else straight in, asking for the run's
     // password when it needs one. Leave: leaves politely.
@@ -79,6 +81,8 @@ private:
     QAction* joinLeave_ = nullptr;
     QAction* settings_ = nullptr;
     QAction* quit_ = nullptr;
+    QAction* demo_ = nullptr;
+    QAction* copySystemReport_ = nullptr;
     bool quitting_ = false;
     bool toldAboutTray_ = false;
 };

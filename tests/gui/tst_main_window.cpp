@@ -17,6 +17,8 @@
 #include "ui/panels/TrainingPanel.h"
 
 #include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -149,6 +151,24 @@ private Q_SLOTS:
         QVERIFY(!machine.joined());
         QVERIFY(wizard->isVisible());
         wizard->reject();
+    }
+
+    // Help: the demo, and what a bug report needs, on the clipboard (English, without paths or secrets).
+    void helpOffersTheDemoAndASystemReport() {
+        Machine machine;
+        QSignalSpy demo(machine.window.get(), &MainWindow::demoRequested);
+        machine.window->demoAction()->trigger();
+        QCOMPARE(demo.size(), 1);
+
+        QGuiApplication::clipboard()->clear();
+        machine.window->copySystemReportAction()->trigger();
+        const QString report = QGuiApplication::clipboard()->text();
+        const auto snapshot = machine.engine->snapshot();
+        for (const QString& expected :
+             {QStringLiteral("Sahaj "), QStringLiteral("Qt "), QStringLiteral("state: training"),
+              QStringLiteral("run: ") + snapshot->runId, QStringLiteral("peer: ") + snapshot->peerId})
+            QVERIFY2(report.contains(expected), qPrintable(expected + " not in:\n" + report));
+        QVERIFY2(!report.contains(machine.settingsPath), qPrintable(report));
     }
 
     void joinAfterTheFirstRunJoinsAtOnce() {
