@@ -245,9 +245,10 @@ void SettingsDialog::fillCountries() {
             continue;
         const bool known = std::any_of(countries.begin(), countries.end(),
                                        [&](const Country& country) { return country.code == code; });
+        if (known)
+            continue;
         const QString name = CountryNames::of(code);
-        if (!known)
-            countries.push_back({name.isEmpty() ? QLocale::territoryToString(territory) : name, code});
+        countries.push_back({name.isEmpty() ? QLocale::territoryToString(territory) : name, code});
     }
     std::sort(countries.begin(), countries.end(), [](const Country& a, const Country& b) {
         return QString::localeAwareCompare(a.name, b.name) < 0;

@@ -857,23 +857,18 @@ private:
         if (envelope.sender() != spec_.members[aggregator].peerId)
             throw net::ProtocolViolation("a reply on an aggregator's connection from another peer");
         if (envelope.has_part_failure()) {
-            if (!spanFailed_[aggregator])
+            if (!spanFailed_[aggregator]) {
+                const std::string& peerId = spec_.members[aggregator].peerId;
                 result_.violations.push_back(
-                    "aggregator " +
-                    QByteArray::fromStdString(spec_.members[aggregator].peerId)
-                        .toHex()
-                        .left(8)
-                        .toStdString() +
+                    "aggregator " + QByteArray::fromStdString(peerId).toHex().left(8).toStdString() +
                     " gave its span up: " + net::LogText::utf8(envelope.part_failure().reason()));
-            spanFailed_[aggregator] = true;
-            // A leaver sends no parts to this member's span either: no need to wait the sender timeout.
-            const std::string& peerId = spec_.members[aggregator].peerId;
-            if (envelope.part_failure().left_group() &&
-                std::find(result_.leftBeforeRound.begin(), result_.leftBeforeRound.end(), peerId) ==
-                    result_.leftBeforeRound.end()) {
-                result_.leftBeforeRound.push_back(peerId);
-                exclude(static_cast<int>(aggregator), "a member that left the group sends no parts");
+                // A leaver sends no parts to this member's span either: no need to wait the sender timeout.
+                if (envelope.part_failure().left_group()) {
+                    result_.leftBeforeRound.push_back(peerId);
+                    exclude(static_cast<int>(aggregator), "a member that left the group sends no parts");
+                }
             }
+            spanFailed_[aggregator] = true;
             return;
         }
         if (!envelope.has_averaged_part())

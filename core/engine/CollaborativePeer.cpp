@@ -261,12 +261,8 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerCo
             throughput.pause(collab::ThroughputEstimator::Clock::now());
             EpochReport report = averageAndStep(*group);
             throughput.resume(collab::ThroughputEstimator::Clock::now());
-            if (report.regrouped) {
-                if (events.onMessage)
-                    events.onMessage("epoch " + std::to_string(report.epoch) +
-                                     ": a member left the group before its round; looking for a group again");
-                continue;
-            }
+            if (report.regrouped)
+                continue; // no step, no epoch: the link logged why and looks for a group again
             const auto now = std::chrono::steady_clock::now();
             report.computeSeconds = computeSeconds_;
             report.wallSeconds = std::chrono::duration<double>(now - lastEpochAt_).count();

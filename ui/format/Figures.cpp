@@ -1,9 +1,8 @@
 #include "ui/format/Figures.h"
 
-#include <algorithm>
-
 #include <QLocale>
 
+#include <algorithm>
 #include <cmath>
 
 namespace sahaj::ui {

@@ -253,30 +253,30 @@ void TrainingPanel::showLossSegments(const QList<QList<QPointF>>& segments) {
 
 void TrainingPanel::showLoss() {
     const auto snapshot = engine_.snapshot();
-    QList<QList<QPointF>> segments;
-    QList<QPointF> points; // all of them, for the axes
-    points.reserve(static_cast<qsizetype>(snapshot->loss.size()));
+    QList<QList<QPointF>> segments; // runs of consecutive epochs
+    qsizetype count = 0;
     double low = 0.0;
     double high = 0.0;
     for (const engine::LossPoint& point : snapshot->loss) {
         // A diverged step's NaN or infinity would take the axes with it.
         if (!std::isfinite(point.loss))
             continue;
-        low = points.isEmpty() ? point.loss : std::min(low, point.loss);
-        high = points.isEmpty() ? point.loss : std::max(high, point.loss);
+        low = count == 0 ? point.loss : std::min(low, point.loss);
+        high = count == 0 ? point.loss : std::max(high, point.loss);
         const QPointF at(static_cast<qreal>(point.epoch), point.loss);
-        if (segments.isEmpty() || points.back().x() + 1 < at.x())
+        if (segments.isEmpty() || segments.back().back().x() + 1 < at.x())
             segments.append(QList<QPointF>{});
         segments.back() << at;
-        points << at;
+        ++count;
     }
     showLossSegments(segments);
-    if (points.isEmpty()) {
+    if (count == 0) {
         lossStack_->setCurrentWidget(lossEmpty_);
         return;
     }
-    const qreal first = points.front().x();
-    const qreal last = points.back().x();
+    const qreal first = segments.front().front().x();
+    const QPointF latest = segments.back().back();
+    const qreal last = latest.x();
     epochAxis_->setRange(first, last > first ? last : first + 1);
     epochAxis_->setTickInterval(roundStep((last - first) / kEpochTicks));
     const double margin = high > low ? (high - low) * 0.05 : 0.5;
@@ -285,9 +285,8 @@ void TrainingPanel::showLoss() {
     const double step = (lossAxis_->max() - lossAxis_->min()) / std::max(1, lossAxis_->tickCount() - 1);
     lossAxis_->setLabelFormat(QStringLiteral("%.%1f").arg(lossDecimals(lossAxis_->min(), step)));
     lossView_->setAccessibleDescription(tr("%1 points, from epoch %2 to %3; the latest loss is %4")
-                                            .arg(Figures::count(points.size()), Figures::count(first),
-                                                 Figures::count(last),
-                                                 Figures::decimal(points.back().y(), 3)));
+                                            .arg(Figures::count(count), Figures::count(first),
+                                                 Figures::count(last), Figures::decimal(latest.y(), 3)));
     lossStack_->setCurrentWidget(lossView_);
 }
 
