@@ -14,15 +14,20 @@ void ReplayGuard::forgetExpired(std::int64_t nowMs) {
     expiry_.erase(expiry_.begin(), end);
 }
 
-ReplayGuard::Verdict ReplayGuard::admit(const std::string& sender, const std::string& nonce,
-                                        std::int64_t timestampMs, std::int64_t nowMs) {
+ReplayGuard::Verdict ReplayGuard::check(const std::string& sender, const std::string& nonce,
+                                        std::int64_t nowMs) {
     forgetExpired(nowMs);
     // Peer ids have a fixed size, so sender + nonce is unambiguous.
-    std::string pair = sender + nonce;
-    if (pairs_.contains(pair))
+    if (pairs_.contains(sender + nonce))
         return Verdict::Replayed;
-    if (pairs_.size() >= capacity_)
-        return Verdict::Full;
+    return pairs_.size() >= capacity_ ? Verdict::Full : Verdict::Fresh;
+}
+
+ReplayGuard::Verdict ReplayGuard::admit(const std::string& sender, const std::string& nonce,
+                                        std::int64_t timestampMs, std::int64_t nowMs) {
+    if (const Verdict verdict = check(sender, nonce, nowMs); verdict != Verdict::Fresh)
+        return verdict;
+    std::string pair = sender + nonce;
     pairs_.insert(pair);
     expiry_.emplace(timestampMs + windowMs_, std::move(pair));
     return Verdict::Fresh;

@@ -20,6 +20,10 @@ public:
 
     ReplayGuard(std::int64_t windowMs, std::size_t capacity);
 
+    // What admit() would answer, without recording anything: the token endpoint asks before deciding,
+    // and records only the requests it served, so that a flood of requests it refuses cannot fill the
+    // guard and lock out the renewals of admitted volunteers.
+    Verdict check(const std::string& sender, const std::string& nonce, std::int64_t nowMs);
     // Records the pair and returns Fresh, or Replayed when it is remembered, or Full. `timestampMs` is
     // the request's own timestamp, already checked to be within the window of `nowMs`.
     Verdict admit(const std::string& sender, const std::string& nonce, std::int64_t timestampMs,

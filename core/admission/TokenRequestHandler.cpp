@@ -44,8 +44,9 @@ security::TokenRequestProof::Fields proofFieldsOf(const wire::Envelope& request)
 
 } // namespace
 
-TokenRequestHandler::TokenRequestHandler(security::TokenAuthority authority, Log log)
-    : authority_(std::move(authority)), log_(std::move(log)), replays_(kWindowMs, kMaxRememberedNonces) {}
+TokenRequestHandler::TokenRequestHandler(security::TokenAuthority authority, Log log,
+                                         std::size_t rememberedRequests)
+    : authority_(std::move(authority)), log_(std::move(log)), replays_(kWindowMs, rememberedRequests) {}
 
 QString TokenRequestHandler::screen(const wire::Envelope& request, const std::string& connectionUser,
                                     std::int64_t nowMs) {
@@ -68,7 +69,7 @@ QString TokenRequestHandler::screen(const wire::Envelope& request, const std::st
     if (!security::TokenRequestProof::verify(fields.sender, fields, bytesOf(body.proof())))
         return QStringLiteral("the request's proof is not the sender's signature of the request");
 
-    switch (replays_.admit(request.sender(), request.nonce(), static_cast<std::int64_t>(sent), nowMs)) {
+    switch (replays_.check(request.sender(), request.nonce(), nowMs)) {
     case ReplayGuard::Verdict::Fresh:
         return {};
     case ReplayGuard::Verdict::Replayed:
@@ -79,7 +80,8 @@ QString TokenRequestHandler::screen(const wire::Envelope& request, const std::st
     return QStringLiteral("the token endpoint is busy: try again in a minute");
 }
 
-wire::TokenReply TokenRequestHandler::decide(const wire::Envelope& request, std::int64_t nowMs) {
+wire::TokenReply TokenRequestHandler::decide(const wire::Envelope& request, const QString& connectionAddress,
+                                             std::int64_t nowMs) {
     const wire::TokenRequest& body = request.token_request();
     const std::optional<security::AccessToken::Role> role = tokenRoleOf(body.role());
     if (!role)
@@ -90,6 +92,7 @@ wire::TokenReply TokenRequestHandler::decide(const wire::Envelope& request, std:
     asked.peer = security::PeerId::fromBytes(bytesOf(request.sender()));
     asked.curvePublicKey = bytesOf(body.curve_key());
     asked.role = *role;
+    asked.address = connectionAddress;
     if (!body.current_token().empty()) {
         try {
             asked.current = security::AccessToken::fromBytes(bytesOf(body.current_token()));
@@ -106,13 +109,18 @@ wire::TokenReply TokenRequestHandler::decide(const wire::Envelope& request, std:
 }
 
 wire::TokenReply TokenRequestHandler::answer(const wire::Envelope& request, const std::string& connectionUser,
-                                             std::int64_t nowMs) {
+                                             const QString& connectionAddress, std::int64_t nowMs) {
     try {
         if (!request.has_token_request())
             return refusal(QStringLiteral("the token endpoint answers token requests only"));
         if (const QString refused = screen(request, connectionUser, nowMs); !refused.isEmpty())
             return refusal(refused);
-        return decide(request, nowMs);
+        wire::TokenReply reply = decide(request, connectionAddress, nowMs);
+        // Only a served request is remembered (ReplayGuard::check): the screen just found room for it.
+        if (!reply.token().empty())
+            replays_.admit(request.sender(), request.nonce(),
+                           static_cast<std::int64_t>(request.timestamp_ms()), nowMs);
+        return reply;
     } catch (const std::exception& e) {
         // The invite file could not be rewritten, say: the endpoint keeps serving, the organiser reads
         // the details (which may name files) in the log, the requester only that it was not its fault.

@@ -26,11 +26,8 @@ QString hexOf(const std::string& bytes) {
 // Whom a message came from, for the log: the envelope's sender when the frame parses that far, else the
 // connection's routing id (a DEALER's is its peer id, but a stranger chooses it), else nothing.
 QString senderOf(const zmq::message_t& head, const zmq::message_t& route) {
-    wire::Envelope probe;
-    if (head.size() <= net::WireLimits::kMaxEnvelopeBytes &&
-        probe.ParseFromArray(head.data(), static_cast<int>(head.size())) &&
-        probe.sender().size() == net::WireLimits::kPeerIdBytes)
-        return QStringLiteral("peer %1").arg(hexOf(probe.sender()));
+    if (const std::string sender = net::MessageCodec::claimedSender(head); !sender.empty())
+        return QStringLiteral("peer %1").arg(hexOf(sender));
     if (route.size() > 0 && route.size() <= net::WireLimits::kPeerIdBytes)
         return QStringLiteral("a connection with routing id %1").arg(hexOf(route.to_string()));
     return QStringLiteral("an unknown sender");
@@ -50,6 +47,13 @@ net::SocketFactory::Curve onAdmissionDomain(net::SocketFactory::Curve curve) {
     return curve;
 }
 
+net::SocketFactory::Options requestSocketOptions() {
+    net::SocketFactory::Options options;
+    options.routerMaxMessageBytes = TokenServer::kMaxRequestBytes;
+    options.receiveHighWaterMark = TokenServer::kMaxQueuedRequests;
+    return options;
+}
+
 } // namespace
 
 TokenServer::TokenServer(zmq::context_t& context, net::SocketFactory::Curve curve,
@@ -58,7 +62,7 @@ TokenServer::TokenServer(zmq::context_t& context, net::SocketFactory::Curve curv
                          std::optional<ShardRequestHandler> shards)
     : codec_(runId.toStdString(), organiser.bytes().toStdString()), log_(std::move(log)),
       handler_(std::move(authority), log_), shards_(std::move(shards)) {
-    const net::SocketFactory sockets(context, organiser.bytes().toStdString(), net::SocketFactory::Options{},
+    const net::SocketFactory sockets(context, organiser.bytes().toStdString(), requestSocketOptions(),
                                      onAdmissionDomain(std::move(curve)));
     zmq::socket_t socket = sockets.bindRouter(listenEndpoint, net::ZapHandler::kAdmissionDomain);
     endpoint_ = net::SocketFactory::boundEndpoint(socket);
@@ -112,6 +116,7 @@ void TokenServer::handle(zmq::socket_t& socket, const zmq::message_t& route,
                          std::vector<zmq::message_t> frames) {
     // The ZAP user id rides on every payload frame of the connection; read before decode() takes them.
     const std::string connectionUser = net::SocketFactory::authenticatedUser(frames.front());
+    const QString connectionAddress = QString::fromStdString(net::SocketFactory::peerAddress(frames.front()));
     zmq::message_t head;
     head.copy(frames.front()); // shares the bytes: kept to name the sender of a malformed message
     net::WireMessage request;
@@ -133,7 +138,8 @@ void TokenServer::handle(zmq::socket_t& socket, const zmq::message_t& route,
     const QString sender = QStringLiteral("peer %1").arg(hexOf(request.envelope.sender()));
     wire::Envelope envelope;
     envelope.set_request_id(request.envelope.request_id());
-    *envelope.mutable_token_reply() = handler_.answer(request.envelope, connectionUser, nowMs());
+    *envelope.mutable_token_reply() =
+        handler_.answer(request.envelope, connectionUser, connectionAddress, nowMs());
     const QString user = net::LogText::of(request.envelope.token_request().username(), 64);
     if (envelope.token_reply().token().empty())
         note(QStringLiteral("token endpoint: refused %1 (user '%2'): %3")

@@ -31,6 +31,12 @@ class TokenServer {
 public:
     using Log = TokenRequestHandler::Log;
 
+    // Token and shard requests are a few KiB: a larger frame is dropped by libzmq before it is assembled,
+    // and a connection holds at most kMaxQueuedRequests of them (1 MiB), however big the frames a
+    // stranger sends.
+    static constexpr std::int64_t kMaxRequestBytes = 64 * 1024;
+    static constexpr int kMaxQueuedRequests = 16;
+
     // Binds `listenEndpoint` ("tcp://0.0.0.0:7000", or port 0 for any free port) with `curve`'s keys
     // (its zapDomain is replaced by kAdmissionDomain) and starts the thread. `organiser` is the envelope
     // sender of the replies, `runId` the run whose requests are served; `log` is called from the

@@ -53,8 +53,7 @@ struct PartSum {
 // Frames waiting for their socket to take them (its queue is full, or the upload cap says wait).
 struct Outgoing {
     std::vector<zmq::message_t> frames;
-    std::string route; // ROUTER replies only: the member's peer id
-    std::size_t member = 0;
+    std::size_t member = 0; // ROUTER replies: to the member's connection (RoundState::routes_)
 };
 
 std::uint64_t sizeOf(const std::vector<zmq::message_t>& frames) {
@@ -148,6 +147,7 @@ public:
         confirmed_.assign(members, false);
         connected_.assign(members, false);
         unreachable_.assign(members, false);
+        routes_.assign(members, std::string());
         lastReplyAt_.assign(members, now);
         weights_.resize(members);
         result_.countedWeights.assign(members, -1.0);
@@ -413,7 +413,7 @@ private:
             std::vector<zmq::message_t> frames;
             if (data)
                 frames.emplace_back(data->data(), data->size());
-            replies_.push_back({codec_.encode(envelope, std::move(frames)), spec_.members[m].peerId, m});
+            replies_.push_back({codec_.encode(envelope, std::move(frames)), m});
         }
     }
 
@@ -466,17 +466,21 @@ private:
         }
         // One member whose queue is full must not hold up the others' replies: its replies wait (in order)
         // while the rest go out.
-        std::set<std::string> blocked;
+        std::set<std::size_t> blocked;
         for (auto reply = replies_.begin(); reply != replies_.end() && now >= uploadAllowedAt_;) {
-            if (blocked.count(reply->route)) {
+            if (blocked.count(reply->member)) {
                 ++reply;
                 continue;
             }
             const std::uint64_t bytes = sizeOf(reply->frames);
-            const zmq::message_t route(reply->route.data(), reply->route.size());
-            const auto sent = net::MessageCodec::trySend(*router_, reply->frames, &route, true);
+            const std::string& routeId = routes_[reply->member];
+            const zmq::message_t route(routeId.data(), routeId.size());
+            // A member that never reached this aggregator has no connection here to answer on.
+            const auto sent = routeId.empty()
+                                  ? net::MessageCodec::SendResult::Unreachable
+                                  : net::MessageCodec::trySend(*router_, reply->frames, &route, true);
             if (sent == net::MessageCodec::SendResult::WouldBlock) {
-                blocked.insert(reply->route);
+                blocked.insert(reply->member);
                 ++reply;
                 continue;
             }
@@ -653,20 +657,23 @@ private:
             try {
                 frames = net::MessageCodec::receive(*router_, 0ms, &route);
             } catch (const net::ProtocolViolation& e) {
-                blame(route.to_string(), false, e.what());
+                // Too many frames: none of them came back to say whose they were.
+                blame(std::string(), false, e.what());
                 continue;
             }
             if (!frames)
                 return;
             noteDownload(sizeOf(*frames));
-            // Under CURVE the ZAP handler vouches for the peer behind the connection; the routing id alone
-            // is the connecting peer's own claim.
+            // Under CURVE the ZAP handler vouches for the peer behind the connection; without it the
+            // envelope's sender is the peer's own claim, as every id is in such a run.
             const std::string user = net::SocketFactory::authenticatedUser(frames->front());
             const std::string who = user.empty()
-                                        ? route.to_string()
+                                        ? net::MessageCodec::claimedSender(frames->front())
                                         : QByteArray::fromHex(QByteArray::fromStdString(user)).toStdString();
             try {
-                onRouterMessage(codec_.decode(std::move(*frames)));
+                net::WireMessage message = codec_.decode(std::move(*frames));
+                message.route = std::move(route);
+                onRouterMessage(std::move(message));
             } catch (const net::ClockSkew& e) {
                 // Excluded from this round (its parts cannot be told from replays), never banned: an honest
                 // volunteer's clock may be off, and so may this one's.
@@ -701,6 +708,10 @@ private:
 
     void onRouterMessage(net::WireMessage message) {
         const wire::Envelope& envelope = message.envelope;
+        // The sender is the peer the codec authenticated (under CURVE, the one the connection's handshake
+        // admitted): its latest connection is where its replies go.
+        if (const int member = spec_.indexOf(envelope.sender()); member >= 0 && message.route.size() > 0)
+            routes_[static_cast<std::size_t>(member)] = message.route.to_string();
         if (envelope.has_span_received() && envelope.span_received().group_id() == spec_.groupId)
             return onConfirmation(envelope);
         if (envelope.has_member_connected() && envelope.member_connected().group_id() == spec_.groupId)
@@ -717,9 +728,7 @@ private:
         }
         const wire::TensorPart& part = envelope.tensor_part();
         // The member is the message's sender, which the codec authenticated (under CURVE, the peer the
-        // connection's handshake admitted), not the connection's routing id: a member that connects again
-        // takes its routing id over (ROUTER_HANDOVER), and the messages still on its old connection come
-        // under an id libzmq made up. Blaming them banned honest members.
+        // connection's handshake admitted), never the connection's routing id, which libzmq makes up.
         const int sender = spec_.indexOf(envelope.sender());
         if (sender == me_)
             return planMismatch(envelope.sender(), "a part in this member's own name");
@@ -757,10 +766,12 @@ private:
         if (!weights_[s])
             fixWeight(s, part.weight());
         PartSum& sum = sums_[part.part()];
-        heardFrom_[s] = Clock::now();
         connected_[s] = true;
         if (sum.done || sum.arrived[s])
-            return; // a duplicate, or it came after the part went ahead
+            return; // a duplicate, or it came after the part went ahead: no progress, so not "heard from"
+        // Only a new part counts as hearing from a sender: a member repeating one part, or its connection
+        // notice, within the rules would otherwise hold every aggregator until the round's deadline.
+        heardFrom_[s] = Clock::now();
         std::vector<float> values(static_cast<std::size_t>(range.size));
         try {
             TensorEncoding::decode(message.data.front(), range.size, spec_.encoding, values.data());
@@ -795,6 +806,8 @@ private:
             return;
         if (envelope.member_connected().epoch() != spec_.epoch)
             return planMismatch(envelope.sender(), "a connection notice for another epoch");
+        if (connected_[*member])
+            return; // said before, or parts came: a repeated notice is no progress
         connected_[*member] = true;
         heardFrom_[*member] = Clock::now();
     }
@@ -884,9 +897,9 @@ private:
             part.encoding().SerializeAsString() != spec_.encoding.SerializeAsString())
             throw net::ProtocolViolation(
                 "an averaged part whose offset, count or encoding differs from the plan");
-        heardFrom_[aggregator] = Clock::now();
         if (spanFailed_[aggregator] || received_[aggregator].count(part.part()))
-            return;
+            return; // a repeated average is no progress: the span's timeout runs on
+        heardFrom_[aggregator] = Clock::now();
         // Into a buffer of the span's own until the whole span is in: the local values must stay for a span
         // that fails half way, and for this member's parts of it that are still to be sent. Not initialised:
         // its pages are touched as the parts arrive, not all at once.
@@ -948,6 +961,9 @@ private:
     // to it handed to the ROUTER.
     std::vector<bool> confirmed_;
     std::vector<bool> unreachable_;
+    // Per member, the ROUTER's id for the connection of its latest message (libzmq names connections
+    // itself, so no peer can claim another's and take its replies: SocketFactory). Replies go there.
+    std::vector<std::string> routes_;
     std::vector<bool> connected_; // as an aggregator, per member: its connection is up (it said so, or sent)
     std::set<std::size_t> greeted_; // aggregators this member told that its connection is up
     bool streaming_ = false;        // this member's parts may go out (greet())

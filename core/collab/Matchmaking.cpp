@@ -74,6 +74,7 @@ struct Accepted {
     wire::MemberInfo info;
     std::uint64_t requestId = 0;
     std::string curveKey; // from its token, checked when it asked (empty in runs that admit anyone)
+    std::string route;    // the ROUTER's id for the connection its request came on
 };
 
 // One formGroup call's state machine; kept out of the header so that Matchmaking stays a small interface.
@@ -210,7 +211,7 @@ private:
             reply->set_code(wire::JoinReply::REDIRECT);
             reply->set_suggested_leader(better.peerId);
             reply->set_suggested_endpoint(better.endpoint);
-            sendTo(peerId, std::move(envelope));
+            sendTo(accepted.route, std::move(envelope));
         }
         accepted_.clear();
     }
@@ -236,7 +237,8 @@ private:
                 continue;
             wire::Envelope envelope;
             *envelope.mutable_group_begin() = begin;
-            sendTo(member.peerId, std::move(envelope));
+            if (const auto it = accepted_.find(member.peerId); it != accepted_.end())
+                sendTo(it->second.route, std::move(envelope));
         }
     }
 
@@ -271,13 +273,15 @@ private:
         while (!reply) {
             std::optional<net::WireMessage> message = serveUntil(replyBy, &dealer);
             if (!message)
-                return refuse(target);
+                return askAgainLater(target);
             if (message->envelope.has_join_reply() && message->envelope.request_id() == requestId &&
                 message->envelope.sender() == target.peerId)
                 reply = message->envelope.join_reply();
         }
         if (reply->code() == wire::JoinReply::REDIRECT)
             return redirect(target, *reply, next);
+        if (reply->code() == wire::JoinReply::NOT_A_LEADER)
+            return askAgainLater(target);
         if (reply->code() != wire::JoinReply::ACCEPTED)
             return refuse(target);
 
@@ -314,6 +318,17 @@ private:
 
     bool refuse(const LeaderCandidate& target) {
         refused_.insert(keyOf(target));
+        return false;
+    }
+
+    // A target that did not answer in time, or was between groups (NOT_A_LEADER), while its declaration
+    // is live: it may have been busy with a leader that then failed it, and be leading again a moment
+    // later. Ask it once more after a refresh; the second time it is refused like any other (two honest
+    // peers that had both followed a liar otherwise each ended alone: docs/protocol.md, Group formation).
+    bool askAgainLater(const LeaderCandidate& target) {
+        if (!askedAgain_.insert(keyOf(target)).second)
+            return refuse(target);
+        serveUntil(std::min(deadline_, Clock::now() + options_.refreshInterval), nullptr);
         return false;
     }
 
@@ -400,9 +415,11 @@ private:
         return true;
     }
 
-    void sendTo(const std::string& peerId, wire::Envelope envelope) {
+    // To the connection `routeId` names on the ROUTER: the one a member's request came on (libzmq names
+    // connections itself, so no peer can claim another's: SocketFactory).
+    void sendTo(const std::string& routeId, wire::Envelope envelope) {
         std::vector<zmq::message_t> frames = codec_.encode(std::move(envelope));
-        const zmq::message_t route(peerId.data(), peerId.size());
+        const zmq::message_t route(routeId.data(), routeId.size());
         net::MessageCodec::send(*router_, frames, &route,
                                 true); // a peer gone or not reading is not waited for
     }
@@ -467,18 +484,18 @@ private:
 
     void answer(const net::WireMessage& message, const std::string& route) {
         const std::string& sender = message.envelope.sender();
-        if (sender != route || sender == self_.peerId)
-            return; // a request for someone else than the connection's owner: dropped
+        if (sender == self_.peerId)
+            return; // a request in this peer's own name: dropped
         wire::Envelope envelope;
         envelope.set_request_id(message.envelope.request_id());
         wire::JoinReply* reply = envelope.mutable_join_reply();
         reply->set_code(
-            judge(message.envelope.join_request(), message.envelope.request_id(), sender, *reply));
-        sendTo(sender, std::move(envelope));
+            judge(message.envelope.join_request(), message.envelope.request_id(), sender, route, *reply));
+        sendTo(route, std::move(envelope));
     }
 
     wire::JoinReply::Code judge(const wire::JoinRequest& request, std::uint64_t requestId,
-                                const std::string& sender, wire::JoinReply& reply) {
+                                const std::string& sender, const std::string& route, wire::JoinReply& reply) {
         if (!leading_) {
             if (!following_)
                 return wire::JoinReply::NOT_A_LEADER;
@@ -502,7 +519,7 @@ private:
             return wire::JoinReply::PROTOCOL_VIOLATION; // someone else's entry, or no valid token
         if (!accepted_.count(sender) && accepted_.size() + 1 >= options_.maxGroupSize)
             return wire::JoinReply::GROUP_IS_FULL;
-        accepted_[sender] = {request.member(), requestId, std::move(curveKey)};
+        accepted_[sender] = {request.member(), requestId, std::move(curveKey), route};
         return wire::JoinReply::ACCEPTED;
     }
 
@@ -523,6 +540,7 @@ private:
     Clock::time_point lastRefresh_;
     std::vector<LeaderCandidate> candidates_; // best first, as last read
     std::set<CandidateKey> refused_;          // declarations that refused or ignored this peer
+    std::set<CandidateKey> askedAgain_;       // declarations given a second request (askAgainLater)
     std::set<std::string> failed_; // leaders that accepted it and then failed it, whatever they declare
     bool leading_ = false;
     std::optional<LeaderCandidate> following_; // the leader this peer is asking or waiting for

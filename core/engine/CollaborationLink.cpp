@@ -20,6 +20,7 @@
 #include "core/net/ConnectionPacer.h"
 #include "core/net/LinkBandwidth.h"
 #include "core/net/MessageCodec.h"
+#include "core/net/MessageValidator.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/SocketFactory.h"
 #include "core/net/WireLimits.h"
@@ -119,10 +120,11 @@ collab::GroupSpec stateSpec(collab::GroupSpec spec, std::int64_t size) {
 struct CollaborationLink::Session {
     Session(const LinkOptions& options, std::string peerIdBytes)
         : options(options), zap(zapHandler(context, options)),
-          sockets(context, peerIdBytes, {}, curve(options)), codec(options.runId.toStdString(), peerIdBytes),
-          dht(dhtOptions(options, zap.get())), progressBoard(dht, options.runId),
-          peerBoard(dht, options.runId), tracker(trackerOptions(options, peerIdBytes)),
-          refresh(options.progressRefresh), server(codec), started(SteadyClock::now()) {
+          sockets(context, peerIdBytes, socketOptions(options), curve(options)),
+          codec(options.runId.toStdString(), peerIdBytes), dht(dhtOptions(options, zap.get())),
+          progressBoard(dht, options.runId), peerBoard(dht, options.runId),
+          tracker(trackerOptions(options, peerIdBytes)), refresh(options.progressRefresh), server(codec),
+          started(SteadyClock::now()) {
         if (options.security) {
             token = options.security->token;
             codec.authenticateSenders([zap = zap.get()](const std::string& peerId) {
@@ -159,6 +161,24 @@ struct CollaborationLink::Session {
             result.credential = options.security->token;
             result.onToken = [zap](const security::AccessToken& token) { admit(*zap, token); };
         }
+        return result;
+    }
+
+    // The largest frames the run's plan makes (SocketFactory::Options): a ROUTER receives parts, in the
+    // run's encoding or fp32 (state rounds), and small requests; a DEALER also receives averages, state
+    // chunks and group plans. With the high-water marks, what one connection can make this peer hold:
+    // 256 parts of 256 KiB (64 MiB) at the default part size, where any peer could queue 16 GiB before.
+    static net::SocketFactory::Options socketOptions(const LinkOptions& options) {
+        const auto parts = static_cast<std::uint64_t>(options.matchmaking.partElements);
+        const std::uint64_t partBytes =
+            std::max(net::MessageValidator::encodedBytes(options.encoding, parts),
+                     net::MessageValidator::encodedBytes(collab::TensorEncoding::fp32(), parts));
+        constexpr std::uint64_t kSmallRequests = 64 * 1024;
+        net::SocketFactory::Options result;
+        result.routerMaxMessageBytes = static_cast<std::int64_t>(std::max(partBytes, kSmallRequests));
+        result.dealerMaxMessageBytes = static_cast<std::int64_t>(
+            std::max({partBytes, std::uint64_t{collab::StateChunker::kDefaultChunkBytes},
+                      std::uint64_t{net::WireLimits::kMaxEnvelopeBytes}}));
         return result;
     }
 

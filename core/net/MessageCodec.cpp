@@ -168,4 +168,13 @@ MessageCodec::receive(zmq::socket_t& socket, std::chrono::milliseconds timeout, 
     return frames;
 }
 
+std::string MessageCodec::claimedSender(const zmq::message_t& envelopeFrame) {
+    wire::Envelope probe;
+    if (envelopeFrame.size() > WireLimits::kMaxEnvelopeBytes ||
+        !probe.ParseFromArray(envelopeFrame.data(), static_cast<int>(envelopeFrame.size())) ||
+        probe.sender().size() != WireLimits::kPeerIdBytes)
+        return {};
+    return probe.sender();
+}
+
 } // namespace sahaj::net

@@ -38,6 +38,8 @@ SocketFactory::SocketFactory(zmq::context_t& context, std::string peerId, Option
     if (peerId_.size() != WireLimits::kPeerIdBytes)
         throw std::invalid_argument("a peer id must have " + std::to_string(WireLimits::kPeerIdBytes) +
                                     " bytes");
+    if (options_.routerMaxMessageBytes <= 0 || options_.dealerMaxMessageBytes <= 0)
+        throw std::invalid_argument("a socket's largest message must be at least one byte");
     if (curve_) {
         requireCurveKey(curve_->publicKey, "a CURVE public key");
         requireCurveKey(curve_->secretKey, "a CURVE secret key");
@@ -45,18 +47,20 @@ SocketFactory::SocketFactory(zmq::context_t& context, std::string peerId, Option
     }
 }
 
-void SocketFactory::applyCommon(zmq::socket_t& socket) const {
-    socket.set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(WireLimits::kMaxDataFrameBytes));
+void SocketFactory::applyCommon(zmq::socket_t& socket, std::int64_t maxMessageBytes) const {
+    socket.set(zmq::sockopt::maxmsgsize, maxMessageBytes + kTransportOverheadBytes);
     socket.set(zmq::sockopt::sndhwm, options_.sendHighWaterMark);
     socket.set(zmq::sockopt::rcvhwm, options_.receiveHighWaterMark);
     socket.set(zmq::sockopt::linger, options_.lingerMs);
     socket.set(zmq::sockopt::handshake_ivl, options_.handshakeMs);
-    socket.set(zmq::sockopt::heartbeat_ivl, options_.heartbeatIntervalMs);
-    socket.set(zmq::sockopt::heartbeat_timeout, options_.heartbeatTimeoutMs);
-    socket.set(zmq::sockopt::heartbeat_ttl, options_.heartbeatTimeoutMs);
+    // heartbeat_ivl stays 0 (libzmq's default): see the header.
     socket.set(zmq::sockopt::reconnect_ivl, options_.reconnectMs);
     socket.set(zmq::sockopt::reconnect_ivl_max, options_.reconnectMaxMs);
     socket.set(zmq::sockopt::tcp_keepalive, 1);
+    socket.set(zmq::sockopt::tcp_keepalive_idle, options_.keepaliveIdleS);
+    socket.set(zmq::sockopt::tcp_keepalive_intvl, options_.keepaliveIntervalS);
+    socket.set(zmq::sockopt::tcp_keepalive_cnt, options_.keepaliveProbes);
+    socket.set(zmq::sockopt::tcp_maxrt, options_.maxRetransmitMs);
 }
 
 zmq::socket_t SocketFactory::bindRouter(const std::string& endpoint) const {
@@ -65,9 +69,8 @@ zmq::socket_t SocketFactory::bindRouter(const std::string& endpoint) const {
 
 zmq::socket_t SocketFactory::bindRouter(const std::string& endpoint, const std::string& zapDomain) const {
     zmq::socket_t socket(context_, zmq::socket_type::router);
-    applyCommon(socket);
+    applyCommon(socket, options_.routerMaxMessageBytes);
     socket.set(zmq::sockopt::router_mandatory, 1);
-    socket.set(zmq::sockopt::router_handover, 1);
     if (curve_) {
         requireZapDomain(zapDomain);
         socket.set(zmq::sockopt::curve_server, 1);
@@ -86,8 +89,7 @@ zmq::socket_t SocketFactory::connectDealer(const std::string& endpoint, const st
     if (curve_)
         requireCurveKey(serverKey, "the server's CURVE public key");
     zmq::socket_t socket(context_, zmq::socket_type::dealer);
-    applyCommon(socket);
-    socket.set(zmq::sockopt::routing_id, zmq::buffer(peerId_));
+    applyCommon(socket, options_.dealerMaxMessageBytes);
     socket.set(zmq::sockopt::immediate, 1);
     if (curve_) {
         socket.set(zmq::sockopt::curve_serverkey, zmq::buffer(serverKey));
@@ -106,6 +108,11 @@ std::string SocketFactory::authenticatedUser(const zmq::message_t& frame) {
     // The C call answers null for an absent property where message_t::gets() would throw.
     const char* user = zmq_msg_gets(frame.handle(), "User-Id");
     return user ? std::string(user) : std::string();
+}
+
+std::string SocketFactory::peerAddress(const zmq::message_t& frame) {
+    const char* address = zmq_msg_gets(frame.handle(), "Peer-Address");
+    return address ? std::string(address) : std::string();
 }
 
 } // namespace sahaj::net

@@ -167,9 +167,17 @@ void ZapHandler::answer(std::vector<zmq::message_t>& envelope) {
     } catch (const std::exception& error) {
         verdict = Verdict{false, std::string("internal error: ") + error.what(), {}};
     }
-    if (verdict.waitable && admissionWait_.count() > 0 && waiting_.size() < kMaxWaiting) {
-        waiting_.push_back(
-            {route, requestId, request[6].to_string(), std::chrono::steady_clock::now() + admissionWait_});
+    if (verdict.waitable && admissionWait_.count() > 0) {
+        if (waiting_.size() < kMaxWaiting) {
+            waiting_.push_back({route, requestId, request[6].to_string(),
+                                std::chrono::steady_clock::now() + admissionWait_});
+            return;
+        }
+        // Full (a flood of strangers' handshakes): unanswered, as when a wait runs out. The client's
+        // handshake times out and it asks again; a refusal would shut an honest newcomer out for good,
+        // since libzmq never retries a refused handshake.
+        const std::lock_guard lock(mutex_);
+        ++refused_;
         return;
     }
     reply(route, requestId, std::move(verdict));

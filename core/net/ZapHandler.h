@@ -41,7 +41,8 @@ public:
     // reconnects and asks again, whereas libzmq never retries a refused handshake. Keys that are known
     // and expired or banned are refused at once.
     static constexpr std::chrono::milliseconds kDefaultAdmissionWait{9000};
-    // At most this many handshakes wait at once; beyond, unknown keys are refused at once.
+    // At most this many handshakes wait at once; beyond, an unknown key's request goes unanswered at once
+    // (its client reconnects after its handshake timeout and asks again), never refused.
     static constexpr std::size_t kMaxWaiting = 1024;
 
     // Binds the handler's socket on `context` and starts its thread. Throws zmq::error_t when another

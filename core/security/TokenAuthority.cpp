@@ -10,7 +10,9 @@ namespace sahaj::security {
 TokenAuthority::TokenAuthority(Policy policy, const PeerIdentity& organiser, Options options)
     : policy_(policy), organiser_(organiser), options_(std::move(options)),
       strangers_(options_.openRequestsPerMinute, 60000, 1),
-      guesses_(options_.attemptsPerUserPerMinute, 60000) {
+      strangersByAddress_(options_.openRequestsPerAddressPerMinute, 60000),
+      guesses_(options_.attemptsPerUserPerMinute, 60000),
+      renewals_(options_.renewalsPerPeerPerMinute, 60000) {
     if (options_.runId.isEmpty())
         throw std::invalid_argument("the token authority needs the run id");
     if (options_.lifetimeSeconds < 60 || options_.lifetimeSeconds > 30 * 24 * 3600)
@@ -52,6 +54,11 @@ TokenAuthority::Decision TokenAuthority::issue(const Request& request, qint64 no
     return decision;
 }
 
+QString TokenAuthority::guessKey(const Request& request) {
+    // A user name holds no line break (Username::problem), so the key is unambiguous.
+    return request.username + QLatin1Char('\n') + request.address;
+}
+
 TokenAuthority::Decision TokenAuthority::decide(const Request& request, qint64 nowMs) {
     const qint64 now = nowMs / 1000;
     if (request.role == AccessToken::Role::Coordinator)
@@ -68,22 +75,29 @@ TokenAuthority::Decision TokenAuthority::decide(const Request& request, qint64 n
             current.username() != request.username || current.role() != request.role)
             return {std::nullopt,
                     QStringLiteral("cannot renew: the token was issued for other keys, user or role")};
+        // Only token holders get this far, so the keys are few; each renewal costs a signature.
+        if (!renewals_.allow(request.peer.toHex(), nowMs))
+            return {std::nullopt, QStringLiteral("too many renewals: try again in a minute")};
         return issue(request, now);
     }
 
     switch (policy_) {
     case Policy::Open:
+        // One address's flood spends its own allowance, not the run's.
+        if (!strangersByAddress_.allow(request.address, nowMs))
+            return {std::nullopt,
+                    QStringLiteral("too many requests from this address: try again in a minute")};
         if (!strangers_.allow(QStringLiteral("*"), nowMs))
             return {std::nullopt, QStringLiteral("too many requests: try again in a minute")};
         return issue(request, now);
     case Policy::AllowList:
-        if (!guesses_.allow(request.username, nowMs))
+        if (!guesses_.allow(guessKey(request), nowMs))
             return {std::nullopt, QStringLiteral("too many attempts for this user: try again in a minute")};
         if (!allowList_->verify(request.username, request.secret))
             return {std::nullopt, QStringLiteral("unknown user or wrong password")};
         return issue(request, now);
     case Policy::Invites:
-        if (!guesses_.allow(request.username, nowMs))
+        if (!guesses_.allow(guessKey(request), nowMs))
             return {std::nullopt, QStringLiteral("too many attempts for this user: try again in a minute")};
         // The token is made (every field checked) before the invite is spent on it.
         if (Decision decision = issue(request, now);

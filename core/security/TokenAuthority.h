@@ -16,10 +16,10 @@ class PeerIdentity;
 // The run's authority, on the coordinator: decides who gets an access token, by the run's policy, and
 // signs it with the organiser's key. The sockets around it live elsewhere; this is the decision alone.
 //
-//  - open: anyone, under a global rate limit (a Sybil can still make many identities; see
-//    docs/security.md);
+//  - open: anyone, under a rate limit per IP address and a global one (a Sybil can still make many
+//    identities; see docs/security.md);
 //  - allowlist:FILE: a user name and password that verify against the Argon2id hashes of FILE, with a
-//    per-user limit on attempts against guessing;
+//    limit on attempts per user and address against guessing;
 //  - invites:FILE: a single-use invite code of FILE, redeemed on success.
 // Under every policy a volunteer renews its token by presenting the current one, still valid, for the
 // same keys: an invite is spent once, not at every renewal. The coordinator role is never granted.
@@ -30,8 +30,12 @@ public:
     struct Options {
         QString runId;
         qint64 lifetimeSeconds = 6 * 3600;
-        int openRequestsPerMinute = 60;   // all strangers together, open policy
-        int attemptsPerUserPerMinute = 5; // password or invite guesses per user name
+        int openRequestsPerMinute = 60;          // all strangers together, open policy
+        int openRequestsPerAddressPerMinute = 6; // strangers from one IP address, open policy
+        // Password or invite guesses per user name and IP address: a guesser locks out its own address,
+        // not the user (who logs in from another).
+        int attemptsPerUserPerMinute = 5;
+        int renewalsPerPeerPerMinute = 6; // an admitted peer renews every few hours
     };
 
     struct Request {
@@ -41,6 +45,7 @@ public:
         QByteArray curvePublicKey;
         AccessToken::Role role = AccessToken::Role::Node;
         std::optional<AccessToken> current; // a renewal: the token the volunteer holds
+        QString address; // the IP address the request came from ("" when unknown: counted as one)
     };
 
     struct Decision {
@@ -60,6 +65,8 @@ public:
 private:
     TokenAuthority(Policy policy, const PeerIdentity& organiser, Options options);
     Decision issue(const Request& request, qint64 nowSeconds) const;
+    // Whose guesses a request counts among: its user name's, from its address.
+    static QString guessKey(const Request& request);
 
     Policy policy_;
     const PeerIdentity& organiser_;
@@ -67,7 +74,9 @@ private:
     std::optional<AllowList> allowList_;
     std::optional<InviteList> invites_;
     RateLimiter strangers_;
+    RateLimiter strangersByAddress_;
     RateLimiter guesses_;
+    RateLimiter renewals_;
 };
 
 } // namespace sahaj::security

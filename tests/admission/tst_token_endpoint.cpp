@@ -5,6 +5,7 @@
 #include "core/admission/ReplayGuard.h"
 #include "core/admission/TokenClient.h"
 #include "core/admission/TokenRefused.h"
+#include "core/admission/TokenRequestHandler.h"
 #include "core/admission/TokenServer.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/MessageValidator.h"
@@ -110,6 +111,35 @@ std::string requestBytes(const Volunteer& v, std::uint64_t timestampMs, const Pe
     body->set_role(wire::ROLE_NODE);
     body->set_proof(stdString(signer.sign(TokenRequestProof::bytes(fields))));
     return envelope.SerializeAsString();
+}
+
+// A signed TokenRequest from `identity` for the CURVE key `curveKey` as the user `user`, renewing `current`
+// when it is not empty.
+wire::Envelope signedRequest(const PeerIdentity& identity, const QByteArray& curveKey, const QString& user,
+                             const QByteArray& nonce, const QByteArray& current = {}) {
+    TokenRequestProof::Fields fields;
+    fields.runId = kRun;
+    fields.sender = identity.id();
+    fields.username = user;
+    fields.curvePublicKey = curveKey;
+    fields.role = AccessToken::Role::Node;
+    fields.currentToken = current;
+    fields.timestampMs = nowMs();
+    fields.nonce = nonce;
+    wire::Envelope envelope;
+    envelope.set_version(net::WireLimits::kProtocolVersion);
+    envelope.set_run_id(kRun.toStdString());
+    envelope.set_sender(stdString(identity.id().bytes()));
+    envelope.set_request_id(1);
+    envelope.set_timestamp_ms(fields.timestampMs);
+    envelope.set_nonce(stdString(nonce));
+    wire::TokenRequest* body = envelope.mutable_token_request();
+    body->set_username(user.toStdString());
+    body->set_curve_key(stdString(curveKey));
+    body->set_role(wire::ROLE_NODE);
+    body->set_current_token(stdString(current));
+    body->set_proof(stdString(identity.sign(TokenRequestProof::bytes(fields))));
+    return envelope;
 }
 
 // Sends `frames` (as one message) on `dealer` and returns the decoded answer; fails the run on silence.
@@ -395,6 +425,81 @@ private Q_SLOTS:
         member.set_token(std::string(net::WireLimits::kMaxTokenBytes + 1, 't'));
         QVERIFY(
             errorOf([&] { net::MessageValidator::checkMember(member, "member"); }).contains("member.token"));
+    }
+
+    // A flood of requests the policy refuses must not fill the memory of served requests: an admitted
+    // volunteer's renewal still goes through. (When every screened request was remembered, 100 refused
+    // strangers filled a guard of 8 and the renewal got "the token endpoint is busy".)
+    void refusedRequestsLeaveRoomForRenewals() {
+        TokenAuthority::Options options;
+        options.runId = kRun;
+        options.openRequestsPerMinute = 3;
+        options.openRequestsPerAddressPerMinute = 1000;
+        TokenRequestHandler handler(TokenAuthority::fromPolicy("open", organiser_, options), {},
+                                    /*rememberedRequests=*/8);
+        const auto answer = [&](const PeerIdentity& who, const QByteArray& curveKey, const QByteArray& nonce,
+                                const QByteArray& current = {}) {
+            return handler.answer(signedRequest(who, curveKey, "rahim", nonce, current),
+                                  curveKey.toHex().toStdString(), "127.0.0.1",
+                                  static_cast<std::int64_t>(nowMs()));
+        };
+        const PeerIdentity volunteer = PeerIdentity::generate();
+        const QByteArray volunteerKey(32, '\x11');
+        const wire::TokenReply first = answer(volunteer, volunteerKey, QByteArray(16, 'a'));
+        QVERIFY2(!first.token().empty(), first.refusal().c_str());
+        int refused = 0;
+        for (int i = 0; i < 100; ++i) {
+            const wire::TokenReply reply = answer(PeerIdentity::generate(), QByteArray(32, '\x22'),
+                                                  QByteArray(16, static_cast<char>(i)));
+            refused += reply.token().empty() ? 1 : 0;
+        }
+        QCOMPARE(refused, 98); // 3 a minute: two more strangers were served
+        const wire::TokenReply renewed =
+            answer(volunteer, volunteerKey, QByteArray(16, 'b'), QByteArray::fromStdString(first.token()));
+        QVERIFY2(!renewed.token().empty(), renewed.refusal().c_str());
+        // Served requests are still remembered: the renewal cannot be replayed.
+        QCOMPARE(
+            answer(volunteer, volunteerKey, QByteArray(16, 'b'), QByteArray::fromStdString(first.token()))
+                .refusal(),
+            std::string("the request was already served (replayed nonce)"));
+    }
+
+    // The endpoint counts guesses per user name and connection address: a stranger who guesses from
+    // 127.0.0.2 spends that address's attempts, and the user, from 127.0.0.1, still gets its token.
+    void aGuesserFromAnotherAddressDoesNotLockTheUserOut() {
+        const QString file = dir_.filePath("guessed-users.txt");
+        AllowList::addUser(file, "rahim", "correct horse", AllowList::Cost{1, 1024, 1});
+        const auto server = startServer("allowlist:" + file);
+        const Volunteer guesser(volunteerContext_);
+        // libzmq's "source;destination" form: the guesser's connection comes from 127.0.0.2.
+        const std::string fromElsewhere = "tcp://127.0.0.2:0;" + server->endpoint().substr(6);
+        const auto guess = [&](const QByteArray& password) {
+            return refusalOf([&] {
+                TokenClient::request(guesser.sockets, fromElsewhere, stdString(serverCurve_.publicKey()),
+                                     guesser.identity, kRun, organiser_.id(),
+                                     guesser.request("rahim", password), 10s);
+            });
+        };
+        for (int i = 0; i < TokenAuthority::Options{}.attemptsPerUserPerMinute; ++i)
+            QCOMPARE(guess("guess " + QByteArray::number(i)),
+                     std::optional<QString>("unknown user or wrong password"));
+        const std::optional<QString> locked = guess("correct horse");
+        QVERIFY(locked && locked->contains("too many attempts"));
+        const Volunteer user(volunteerContext_);
+        QVERIFY(!ask(*server, user, user.request("rahim", "correct horse")).isEmpty());
+    }
+
+    // A frame larger than any request is dropped by libzmq before it is assembled (the endpoint's sockets
+    // accept 64 KiB, not the data plane's 64 MiB): no answer, and the endpoint serves on.
+    void aFrameLargerThanAnyRequestIsDropped() {
+        const auto server = startServer("open");
+        const Volunteer v(volunteerContext_);
+        zmq::socket_t dealer = rawDealer(*server, v);
+        std::vector<zmq::message_t> big;
+        big.emplace_back(std::string(2 * TokenServer::kMaxRequestBytes, 'x'));
+        QVERIFY(net::MessageCodec::send(dealer, big));
+        QVERIFY(!net::MessageCodec::receive(dealer, 1s).has_value());
+        QVERIFY(!ask(*server, v, v.request("rahim")).isEmpty());
     }
 
     void theReplayGuardForgetsOnlyWhatCanNoLongerPass() {

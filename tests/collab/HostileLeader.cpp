@@ -96,6 +96,7 @@ void HostileLeader::answer(std::uint64_t epoch, std::vector<wire::MemberInfo>& a
         std::vector<zmq::message_t> out = codec_.encode(std::move(reply));
         net::MessageCodec::send(router_, out, &route, true);
         const wire::MemberInfo& member = message.envelope.join_request().member();
+        routes_[member.peer_id()] = route.to_string();
         bool known = false;
         for (const wire::MemberInfo& other : accepted)
             known = known || other.peer_id() == member.peer_id();
@@ -125,7 +126,8 @@ void HostileLeader::begin(std::uint64_t epoch, const std::vector<wire::MemberInf
         wire::Envelope envelope;
         *envelope.mutable_group_begin() = plan;
         std::vector<zmq::message_t> frames = codec_.encode(std::move(envelope));
-        const zmq::message_t route(info.peer_id().data(), info.peer_id().size());
+        const std::string& routeId = routes_[info.peer_id()];
+        const zmq::message_t route(routeId.data(), routeId.size());
         net::MessageCodec::send(router_, frames, &route, true);
     }
 }

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <string>
 
 namespace sahaj::dht {
@@ -57,6 +58,7 @@ private:
     zmq::socket_t& router_;
     Kind kind_;
     Plan plan_;
+    std::map<std::string, std::string> routes_; // by member peer id: the connection its request came on
 };
 
 } // namespace sahaj::test

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 namespace sahaj::test {
@@ -19,7 +20,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::array<std::pair<MisbehavingMember::Kind, const char*>, 8> kNames{{
+constexpr std::array<std::pair<MisbehavingMember::Kind, const char*>, 9> kNames{{
     {MisbehavingMember::Kind::OversizedFrame, "oversized-frame"},
     {MisbehavingMember::Kind::WrongCount, "wrong-count"},
     {MisbehavingMember::Kind::WrongDtype, "wrong-dtype"},
@@ -28,6 +29,7 @@ constexpr std::array<std::pair<MisbehavingMember::Kind, const char*>, 8> kNames{
     {MisbehavingMember::Kind::AbsurdWeight, "absurd-weight"},
     {MisbehavingMember::Kind::InflatedWeight, "inflated-weight"},
     {MisbehavingMember::Kind::BelowFloor, "below-floor"},
+    {MisbehavingMember::Kind::Stalling, "stalling"},
 }};
 
 // A thousand times PeerProgressRules::kMaxSamples: no peer accumulates that many samples in one epoch.
@@ -37,7 +39,8 @@ constexpr double kAbsurdWeight = 1e15;
 // instead of owning 64 MiB of its own; it is never freed because libzmq may hold such frames until the
 // context ends, which is after the member is gone.
 zmq::message_t oversizedFrame() {
-    static std::vector<char> bytes(net::WireLimits::kMaxDataFrameBytes + 2);
+    static std::vector<char> bytes(net::WireLimits::kMaxDataFrameBytes +
+                                   net::SocketFactory::kTransportOverheadBytes + 1);
     return zmq::message_t(bytes.data(), bytes.size(), nullptr, nullptr);
 }
 
@@ -125,6 +128,8 @@ MisbehavingMember::Outcome MisbehavingMember::run(const std::vector<float>& loca
                                     " values, the group averages " + std::to_string(spec_.vectorSize));
     const Clock::time_point giveUpAt = Clock::now() + patience;
     Outcome outcome;
+    if (kind_ == Kind::Stalling)
+        return stall(local, Clock::now() + 6 * patience);
     for (auto& [aggregator, dealer] : dealers_) {
         for (std::int64_t p = 0; p < plan_.partCount(static_cast<std::int64_t>(aggregator)); ++p) {
             std::vector<zmq::message_t> frames = craftedPart(aggregator, p, local);
@@ -133,6 +138,27 @@ MisbehavingMember::Outcome MisbehavingMember::run(const std::vector<float>& loca
             else
                 ++outcome.partsUnsent;
         }
+    }
+    return outcome;
+}
+
+MisbehavingMember::Outcome MisbehavingMember::stall(const std::vector<float>& local,
+                                                    Clock::time_point until) {
+    Outcome outcome;
+    while (Clock::now() < until) {
+        for (auto& [aggregator, dealer] : dealers_) {
+            wire::Envelope notice;
+            notice.mutable_member_connected()->set_group_id(spec_.groupId);
+            notice.mutable_member_connected()->set_epoch(spec_.epoch);
+            std::vector<zmq::message_t> noticeFrames = codec_.encode(std::move(notice));
+            net::MessageCodec::send(dealer, noticeFrames, nullptr, true);
+            std::vector<zmq::message_t> frames = craftedPart(aggregator, 0, local);
+            if (net::MessageCodec::send(dealer, frames, nullptr, true))
+                ++outcome.partsSent;
+            else
+                ++outcome.partsUnsent;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
     return outcome;
 }
@@ -177,6 +203,9 @@ std::vector<zmq::message_t> MisbehavingMember::craftedPart(std::size_t aggregato
     }
     case Kind::AbsurdWeight:
         part->set_weight(kAbsurdWeight);
+        data.push_back(collab::TensorEncoding::encode(values, range.size, spec_.encoding));
+        break;
+    case Kind::Stalling:
         data.push_back(collab::TensorEncoding::encode(values, range.size, spec_.encoding));
         break;
     case Kind::InflatedWeight:

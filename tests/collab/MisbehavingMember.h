@@ -36,6 +36,8 @@ public:
         AbsurdWeight,   // a weight far above any sample count a peer can have
         InflatedWeight, // a plausible count, 100 times the weight it declared when it joined
         BelowFloor,     // one value of -1000, finite in every encoding, below the floor the test sets
+        Stalling,       // only its first part to each aggregator, then that part again and a connection
+                        // notice every 200 ms, within the rules, for six times its patience
     };
 
     struct Outcome {
@@ -56,6 +58,7 @@ public:
     Outcome run(const std::vector<float>& local, std::chrono::milliseconds patience);
 
 private:
+    Outcome stall(const std::vector<float>& local, std::chrono::steady_clock::time_point until);
     std::vector<zmq::message_t> craftedPart(std::size_t aggregator, std::int64_t part,
                                             const std::vector<float>& local) const;
 

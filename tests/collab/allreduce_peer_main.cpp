@@ -17,6 +17,9 @@
 // --misbehave KIND: instead of running the round it sends every other aggregator parts that break one rule
 // (see MisbehavingMember for the kinds), prints {"misbehaved", "parts_sent", "parts_unsent", "seconds"} and
 // waits the same way.
+// --hijack N: before its own round it opens, to every other aggregator, a second connection that claims
+// member N's peer id as its routing id (with its own CURVE keys, which they admit), and reports in
+// "hijacked_frames" what arrived on them: a peer must not be able to take another's replies that way.
 // --left-group yes: it left the group before its round, as a peer that would step apart from the
 // collaboration does (CollaborationLink): it sends nothing and answers every message of the round on its
 // ROUTER with a PartFailure that says so, for `timeout-ms` × 3, prints {"left_group", "answered"} and waits.
@@ -101,6 +104,29 @@ int misbehave(const collab::GroupSpec& spec, const net::MessageCodec& codec,
         << std::endl;
     waitForInputToClose();
     return 0;
+}
+
+// --hijack: connections to every other aggregator that claim `victim`'s peer id as their routing id.
+std::vector<zmq::socket_t> hijack(zmq::context_t& context, const collab::GroupSpec& spec,
+                                  const std::string& self, const std::string& victim,
+                                  const std::optional<net::SocketFactory::Curve>& keys) {
+    std::vector<zmq::socket_t> sockets;
+    for (std::size_t m = 0; m < spec.members.size(); ++m) {
+        const collab::GroupMember& member = spec.members[m];
+        if (member.peerId == self || member.peerId == victim || spec.spanCounts[m] == 0)
+            continue;
+        zmq::socket_t socket(context, zmq::socket_type::dealer);
+        socket.set(zmq::sockopt::routing_id, zmq::buffer(victim));
+        socket.set(zmq::sockopt::linger, 0);
+        if (keys) {
+            socket.set(zmq::sockopt::curve_serverkey, zmq::buffer(member.curveKey));
+            socket.set(zmq::sockopt::curve_publickey, zmq::buffer(keys->publicKey));
+            socket.set(zmq::sockopt::curve_secretkey, zmq::buffer(keys->secretKey));
+        }
+        socket.connect(member.endpoint);
+        sockets.push_back(std::move(socket));
+    }
+    return sockets;
 }
 
 // Answers the round's messages with PartFailure.left_group, as CollaborationLink answers members of a group
@@ -203,6 +229,9 @@ int main(int argc, char** argv) {
     collab::AllReduceOptions options;
     options.senderTimeout = std::chrono::milliseconds(timeoutMs);
     options.aggregatorTimeout = std::chrono::milliseconds(2 * timeoutMs);
+    // --deadline-ms N: the whole round's deadline (AllReduceOptions::deadline).
+    if (const std::string deadline = argument(argc, argv, "deadline-ms", ""); !deadline.empty())
+        options.deadline = std::chrono::milliseconds(std::stoi(deadline));
     options.uploadBytesPerSecond = upload;
     options.downloadBytesPerSecond = download;
     options.connectWait =
@@ -238,6 +267,14 @@ int main(int argc, char** argv) {
         return misbehave(spec, codec, sockets, *misbehaviour, local, timeoutMs);
     if (argument(argc, argv, "left-group", "no") == "yes")
         return leaveGroup(spec, codec, router, peerId, timeoutMs);
+    std::vector<zmq::socket_t> hijacks;
+    if (const std::string victim = argument(argc, argv, "hijack", ""); !victim.empty()) {
+        // After the victim's own connections are up, as an attacker would come.
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        hijacks =
+            hijack(context, spec, peerId, std::string(32, static_cast<char>('A' + std::stoi(victim))), keys);
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
     std::this_thread::sleep_for(
         std::chrono::milliseconds(std::stoi(argument(argc, argv, "start-delay-ms", "0"))));
     collab::AllReduceRound round(spec, codec, sockets, role == "client" ? nullptr : &router, options);
@@ -264,6 +301,12 @@ int main(int argc, char** argv) {
     nlohmann::json left = nlohmann::json::array();
     for (const std::string& peer : result.leftBeforeRound)
         left.push_back(QByteArray::fromStdString(peer).toHex().toStdString());
+    int hijackedFrames = 0;
+    for (zmq::socket_t& socket : hijacks) {
+        zmq::message_t frame;
+        while (socket.recv(frame, zmq::recv_flags::dontwait))
+            ++hijackedFrames;
+    }
     nlohmann::json violators = nlohmann::json::array(); // whom a peer would ban
     for (const auto& [peer, offence] : result.violators)
         violators.push_back(QByteArray::fromStdString(peer).toHex().toStdString());
@@ -279,7 +322,8 @@ int main(int argc, char** argv) {
                                 {"seconds", result.seconds},
                                 {"total_weight", result.totalWeight},
                                 {"unconnected", unconnected},
-                                {"left_before_round", left}}
+                                {"left_before_round", left},
+                                {"hijacked_frames", hijackedFrames}}
                      .dump()
               << std::endl;
     if (argument(argc, argv, "leave", "no") != "yes")

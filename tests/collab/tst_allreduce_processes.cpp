@@ -499,6 +499,57 @@ private Q_SLOTS:
         QVERIFY(peers[skewed].result.value("violators").toArray().isEmpty());
     }
 
+    // Admitted is not trusted (row 18): a member sends each aggregator its first part only, then repeats it
+    // and a connection notice five times a second, all within the rules. Only a new part counts as hearing
+    // from a sender: the aggregators time it out as for silence and complete. When every message counted,
+    // they waited for it until the round's deadline.
+    void aStallingMemberIsTimedOutAsIfSilent() {
+        const std::int64_t size = 200'000;
+        const int bad = 3;
+        std::vector<Peer> peers = start({"node", "node", "node", "node"}, {3, 5, 7, 11}, size,
+                                        {"--timeout-ms", "2000", "--deadline-ms", "10000"},
+                                        {{}, {}, {}, {"--misbehave", "stalling"}});
+        collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp16(), 16384);
+        spec.spanCounts = {66'667, 66'667, 66'666, 0};
+        begin(peers, spec);
+        finish(peers);
+        const QString badId = QString::fromLatin1(QByteArray::fromStdString(peers[bad].peerId).toHex());
+        QVERIFY(peers[bad].result.value("parts_sent").toInt() > 3 * 3);
+        for (int i = 0; i < bad; ++i) {
+            const QJsonObject& r = peers[static_cast<std::size_t>(i)].result;
+            const QByteArray report = QJsonDocument(r).toJson(QJsonDocument::Compact);
+            QVERIFY2(r.value("complete").toBool(), report.constData());
+            QCOMPARE(r.value("excluded").toArray(), QJsonArray{badId});
+            QCOMPARE(r.value("violations").toArray(), QJsonArray{"no part for 2000 ms"});
+            QVERIFY2(r.value("violators").toArray().isEmpty(), report.constData());
+            QCOMPARE(r.value("total_weight").toDouble(), 15.0);
+            QCOMPARE(r.value("sha256").toString(), peers.front().result.value("sha256").toString());
+        }
+    }
+
+    // Admitted is not trusted (row 19): a member opens a second connection to each aggregator claiming
+    // another member's peer id as its routing id. When DEALERs named their connections by peer id and
+    // ROUTERs handed a name over to its newest connection, the victim's averages went to the attacker and
+    // the victim ended without them. Now libzmq names connections and replies follow the sender the
+    // handshake authenticated: the attacker receives nothing, everyone completes bit for bit.
+    void aMemberClaimingAnothersRoutingIdTakesNothing() {
+        const std::int64_t size = 300'000;
+        const int victim = 1;
+        std::vector<Peer> peers = start({"node", "node", "node", "client"}, {1, 2, 3, 4}, size,
+                                        {"--timeout-ms", "3000", "--curve", "yes"},
+                                        {{}, {}, {}, {"--hijack", QString::number(victim)}});
+        begin(peers, groupOf(peers, size, collab::TensorEncoding::fp16(), 8192));
+        finish(peers);
+        for (const Peer& peer : peers) {
+            const QJsonObject& r = peer.result;
+            const QByteArray report = QJsonDocument(r).toJson(QJsonDocument::Compact);
+            QVERIFY2(r.value("complete").toBool(), report.constData());
+            QCOMPARE(r.value("sha256").toString(), peers[0].result.value("sha256").toString());
+            QVERIFY2(r.value("excluded").toArray().isEmpty(), report.constData());
+        }
+        QCOMPARE(peers[3].result.value("hijacked_frames").toInt(), 0);
+    }
+
     // Admitted is not trusted (row 9 of issue 20's threats): a leader gives one member another plan (the
     // spans moved round). Every member's parts then break the others' plan, but nobody is banned for it:
     // each is only left out of the rounds whose plan it does not share. Before, every honest member banned

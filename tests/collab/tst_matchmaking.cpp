@@ -14,6 +14,7 @@
 
 #include <QtTest>
 
+#include <atomic>
 #include <future>
 #include <thread>
 
@@ -205,6 +206,83 @@ private Q_SLOTS:
         QCOMPARE(spec.vectorSize, std::int64_t(777));
         QCOMPARE(spec.partElements, std::int64_t(100));
         QCOMPARE(spec.encoding.dtype(), wire::WIRE_FLOAT32);
+    }
+
+    // A leader that is between groups when first asked (NOT_A_LEADER: it had followed a leader that then
+    // failed it) and leading a moment later must be asked again: a client that took the first answer for
+    // good ended alone, and so did the peer it had asked (seen in tst_matchmaking_processes's crowd row).
+    void aPeerBetweenGroupsIsAskedAgain() {
+        sahaj::dht::DhtNode bootstrap(sahaj::dht::DhtNodeOptions{});
+        sahaj::dht::DhtNodeOptions options;
+        options.bootstrap = {QStringLiteral("127.0.0.1:%1").arg(bootstrap.port())};
+        const auto leaderIdentity =
+            std::make_shared<const security::PeerIdentity>(security::PeerIdentity::generate());
+        options.identity = leaderIdentity;
+        sahaj::dht::DhtNode leaderDht(options);
+        options.identity = std::make_shared<const security::PeerIdentity>(security::PeerIdentity::generate());
+        sahaj::dht::DhtNode clientDht(options);
+        QTRY_VERIFY_WITH_TIMEOUT(leaderDht.connectedNodeCount() > 0 && clientDht.connectedNodeCount() > 0,
+                                 60000);
+
+        collab::MatchmakingOptions matchmaking;
+        matchmaking.schemaHash = kSchema;
+        matchmaking.encoding = collab::TensorEncoding::fp32();
+        matchmaking.vectorSize = 777;
+        matchmaking.partElements = 100;
+        matchmaking.deadline = 30s;
+
+        // The leader, by hand: it declares, says NOT_A_LEADER to the first request and accepts the next.
+        zmq::context_t context;
+        const std::string leaderId = leaderIdentity->id().bytes().toStdString();
+        const net::SocketFactory leaderSockets(context, leaderId);
+        const net::MessageCodec leaderCodec(kRun, leaderId);
+        zmq::socket_t router = leaderSockets.bindRouter("tcp://127.0.0.1:0");
+        const std::string endpoint = net::SocketFactory::boundEndpoint(router);
+        collab::MatchmakingBoard(leaderDht, QString::fromStdString(kRun))
+            .declare(7, endpoint, kSchema, wallMs() + 20000, 30s);
+        std::atomic<int> requests = 0;
+        std::atomic<bool> stop = false;
+        std::thread leader([&] {
+            while (!stop) {
+                zmq::message_t route;
+                auto frames = net::MessageCodec::receive(router, 100ms, &route);
+                if (!frames)
+                    continue;
+                const net::WireMessage request = leaderCodec.decode(std::move(*frames));
+                if (!request.envelope.has_join_request())
+                    continue;
+                wire::Envelope reply;
+                reply.set_request_id(request.envelope.request_id());
+                const bool first = ++requests == 1;
+                reply.mutable_join_reply()->set_code(first ? wire::JoinReply::NOT_A_LEADER
+                                                           : wire::JoinReply::ACCEPTED);
+                std::vector<zmq::message_t> out = leaderCodec.encode(std::move(reply));
+                net::MessageCodec::send(router, out, &route);
+                if (first)
+                    continue;
+                const wire::MemberInfo& member = request.envelope.join_request().member();
+                std::vector<collab::GroupMember> members{
+                    {leaderId, wire::ROLE_NODE, endpoint, 2e6, 5, {}, {}},
+                    {member.peer_id(), member.role(), {}, 1e6, 3, {}, {}}};
+                wire::Envelope begin;
+                *begin.mutable_group_begin() =
+                    collab::GroupPlanner::plan(std::move(members), 7, matchmaking.encoding, 777, 100)
+                        .toWire();
+                std::vector<zmq::message_t> beginFrames = leaderCodec.encode(std::move(begin));
+                net::MessageCodec::send(router, beginFrames, &route);
+            }
+        });
+
+        const std::string clientId(32, 'M');
+        const net::SocketFactory sockets(context, clientId);
+        const net::MessageCodec codec(kRun, clientId);
+        collab::Matchmaking mm(clientDht, codec, sockets, nullptr, matchmaking);
+        const collab::MatchmakingResult result = mm.formGroup(7, {"", wire::ROLE_CLIENT, "", 1e6, 3}, {});
+        stop = true;
+        leader.join();
+        QCOMPARE(requests.load(), 2);
+        QCOMPARE(result.group.members.size(), std::size_t(2));
+        QVERIFY(result.group.indexOf(leaderId) >= 0);
     }
 
     void badOptionsAreRefused() {

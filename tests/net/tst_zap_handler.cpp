@@ -58,8 +58,8 @@ std::int64_t nowMs() {
 
 // A server: a context with its ZAP handler and a CURVE ROUTER on a free loopback port.
 struct Server {
-    explicit Server(const std::string& zapDomain = kRunDomain)
-        : factory(context, kServerId, SocketFactory::Options{},
+    explicit Server(const std::string& zapDomain = kRunDomain, SocketFactory::Options options = {})
+        : factory(context, kServerId, options,
                   SocketFactory::Curve{keys.publicKey, keys.secretKey, kRunDomain}),
           router(factory.bindRouter("tcp://127.0.0.1:0", zapDomain)),
           endpoint(SocketFactory::boundEndpoint(router)) {}
@@ -148,6 +148,31 @@ class TestZapHandler : public QObject {
     }
 
 private Q_SLOTS:
+    // A socket's frame limit is the payload's: CURVE wraps every frame in a MESSAGE command that libzmq
+    // checks against ZMQ_MAXMSGSIZE, so a frame of exactly the limit must still arrive (a state chunk of
+    // exactly 4 MiB was dropped when the limit was set to the payload alone), and one beyond the
+    // allowance must not.
+    void aFrameOfExactlyTheLimitArrivesUnderCurve() {
+        SocketFactory::Options options;
+        options.routerMaxMessageBytes = 64 * 1024;
+        Server server(kRunDomain, options);
+        Client client(kClientId);
+        server.zap.admit(client.keys.publicKey, kClientId, nowMs() + 60000);
+        zmq::socket_t dealer = client.factory.connectDealer(server.endpoint, server.keys.publicKey);
+        QVERIFY(deliver(dealer, server.router, kDelivery).has_value()); // the connection is up
+        const std::string atLimit(static_cast<std::size_t>(options.routerMaxMessageBytes), 'x');
+        QVERIFY(dealer.send(zmq::buffer(atLimit), zmq::send_flags::none));
+        zmq::pollitem_t item{server.router.handle(), 0, ZMQ_POLLIN, 0};
+        QVERIFY(zmq::poll(&item, 1, kDelivery) == 1);
+        std::vector<zmq::message_t> frames;
+        (void)zmq::recv_multipart(server.router, std::back_inserter(frames));
+        QCOMPARE(frames.size(), std::size_t(2));
+        QCOMPARE(frames[1].size(), atLimit.size());
+        const std::string beyond(atLimit.size() + SocketFactory::kTransportOverheadBytes + 1, 'y');
+        QVERIFY(dealer.send(zmq::buffer(beyond), zmq::send_flags::none));
+        QVERIFY(zmq::poll(&item, 1, 1000ms) == 0);
+    }
+
     void admittedKeyCarriesItsPeerId() {
         Server server;
         Client client(kClientId);
@@ -200,6 +225,46 @@ private Q_SLOTS:
         server.zap.admit(client.keys.publicKey, kClientId, nowMs() + 60000);
         const auto payload = deliver(dealer, server.router, 20s);
         QVERIFY(payload.has_value());
+        QCOMPARE(SocketFactory::authenticatedUser(*payload), hex(kClientId));
+    }
+
+    // Admitted is not trusted (row 21): strangers flood the handler with handshakes of keys nobody
+    // admitted until its waiting list is full. An honest newcomer that connects then is not refused (libzmq
+    // never retries a refused handshake: it was shut out for good) but left unanswered: its handshake times
+    // out, it reconnects, and once its key is admitted it gets in.
+    void aFloodOfStrangersShutsNobodyOutForGood() {
+        zmq::context_t context;
+        ZapHandler zap(context, kRunDomain, 10s); // the flood waits longer than the test
+        const KeyPair keys = curveKeyPair();
+        const SocketFactory factory(context, kServerId, SocketFactory::Options{},
+                                    SocketFactory::Curve{keys.publicKey, keys.secretKey, kRunDomain});
+        zmq::socket_t router = factory.bindRouter("tcp://127.0.0.1:0");
+        zmq::socket_t flood(context, zmq::socket_type::dealer);
+        flood.set(zmq::sockopt::linger, 0);
+        flood.connect("inproc://zeromq.zap.01");
+        for (std::size_t i = 0; i < ZapHandler::kMaxWaiting; ++i) {
+            std::vector<std::string> frames{""};
+            for (const std::string& frame : curveRequest(kRunDomain, curveKeyPair().publicKey))
+                frames.push_back(frame);
+            for (std::size_t f = 0; f < frames.size(); ++f)
+                flood.send(zmq::buffer(frames[f]),
+                           f + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+        }
+        QTest::qWait(500);
+        QCOMPARE(zap.accepted() + zap.refused(), std::uint64_t(0)); // all waiting
+
+        SocketFactory::Options quick;
+        quick.handshakeMs = 1000; // the newcomer gives an unanswered handshake up soon and reconnects
+        zmq::context_t clientContext;
+        const KeyPair clientKeys = curveKeyPair();
+        const SocketFactory client(
+            clientContext, kClientId, quick,
+            SocketFactory::Curve{clientKeys.publicKey, clientKeys.secretKey, kRunDomain});
+        zmq::socket_t dealer = client.connectDealer(SocketFactory::boundEndpoint(router), keys.publicKey);
+        QTRY_VERIFY_WITH_TIMEOUT(zap.refused() >= 1, kCounterTimeoutMs); // its first handshake: no room
+        zap.admit(clientKeys.publicKey, kClientId, nowMs() + 60000);
+        const auto payload = deliver(dealer, router, 20s);
+        QVERIFY2(payload.has_value(), "the newcomer never got in");
         QCOMPARE(SocketFactory::authenticatedUser(*payload), hex(kClientId));
     }
 

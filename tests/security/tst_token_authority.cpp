@@ -17,8 +17,10 @@ namespace {
 constexpr qint64 kNowMs = 1'800'000'000'000;
 
 TokenAuthority::Request requestOf(const PeerIdentity& peer, const QString& user,
-                                  const QByteArray& secret = {}) {
+                                  const QByteArray& secret = {},
+                                  const QString& address = QStringLiteral("127.0.0.1")) {
     TokenAuthority::Request request;
+    request.address = address;
     request.username = user;
     request.secret = secret;
     request.peer = peer.id();
@@ -99,6 +101,59 @@ private Q_SLOTS:
         badKey.curvePublicKey = QByteArray(5, 'x');
         QVERIFY(!authority.decide(badKey, kNowMs).token);
         QCOMPARE(InviteList::open(file).unusedCount(), 1);
+    }
+
+    // A stranger who knows a user's name guesses its password: it spends the attempts of its own address,
+    // and the user, from another, still logs in (keyed by the name alone, the user was locked out).
+    void aGuesserLocksOutItsOwnAddressNotTheUser() {
+        const QString file = dir_.filePath("guessed.txt");
+        AllowList::addUser(file, "rahim", "correct horse", AllowList::Cost{1, 1024, 1});
+        TokenAuthority authority = TokenAuthority::fromPolicy("allowlist:" + file, organiser_, options());
+        const PeerIdentity guesser = PeerIdentity::generate();
+        for (int i = 0; i < 2; ++i)
+            QCOMPARE(authority.decide(requestOf(guesser, "rahim", "guess", "127.0.0.2"), kNowMs + i).refusal,
+                     QString("unknown user or wrong password"));
+        QVERIFY(authority.decide(requestOf(guesser, "rahim", "correct horse", "127.0.0.2"), kNowMs + 2)
+                    .refusal.contains("too many attempts"));
+        const auto user =
+            authority.decide(requestOf(peer_, "rahim", "correct horse", "127.0.0.1"), kNowMs + 3);
+        QVERIFY2(user.token, qPrintable(user.refusal));
+    }
+
+    // One address's flood spends its own allowance under the open policy, not the run's.
+    void oneAddressCannotSpendTheOpenAllowance() {
+        TokenAuthority::Options o = options();
+        o.openRequestsPerAddressPerMinute = 2;
+        TokenAuthority authority = TokenAuthority::fromPolicy("open", organiser_, o);
+        for (int i = 0; i < 2; ++i)
+            QVERIFY(
+                authority.decide(requestOf(PeerIdentity::generate(), "flood", {}, "127.0.0.2"), kNowMs + i)
+                    .token);
+        for (int i = 0; i < 50; ++i)
+            QVERIFY(
+                authority.decide(requestOf(PeerIdentity::generate(), "flood", {}, "127.0.0.2"), kNowMs + 10)
+                    .refusal.contains("from this address"));
+        const auto newcomer = authority.decide(requestOf(peer_, "newcomer", {}, "127.0.0.1"), kNowMs + 20);
+        QVERIFY2(newcomer.token, qPrintable(newcomer.refusal));
+        // The global limit (3 a minute) still holds whatever the addresses.
+        QVERIFY(authority.decide(requestOf(peer_, "newcomer", {}, "127.0.0.3"), kNowMs + 30)
+                    .refusal.contains("too many requests"));
+    }
+
+    // Each renewal costs the coordinator a signature: an admitted peer renewing in a loop is held to a few
+    // a minute, and another peer's renewal still goes through.
+    void renewalsAreLimitedPerPeer() {
+        TokenAuthority authority = TokenAuthority::fromPolicy("open", organiser_, options());
+        const PeerIdentity other = PeerIdentity::generate();
+        TokenAuthority::Request mine = requestOf(peer_, "rahim");
+        mine.current = authority.decide(requestOf(peer_, "rahim"), kNowMs).token;
+        TokenAuthority::Request theirs = requestOf(other, "karim");
+        theirs.current = authority.decide(requestOf(other, "karim"), kNowMs).token;
+        QVERIFY(mine.current && theirs.current);
+        for (int i = 0; i < TokenAuthority::Options{}.renewalsPerPeerPerMinute; ++i)
+            QVERIFY(authority.decide(mine, kNowMs + 1 + i).token);
+        QVERIFY(authority.decide(mine, kNowMs + 100).refusal.contains("too many renewals"));
+        QVERIFY(authority.decide(theirs, kNowMs + 101).token);
     }
 
     void neverTheCoordinatorRoleNorABadName() {
