@@ -1,5 +1,7 @@
 #include "core/admission/TokenServer.h"
 
+#include "core/admission/RequesterAddress.h"
+
 #include "core/net/LogText.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/WireLimits.h"
@@ -116,7 +118,8 @@ void TokenServer::handle(zmq::socket_t& socket, const zmq::message_t& route,
                          std::vector<zmq::message_t> frames) {
     // The ZAP user id rides on every payload frame of the connection; read before decode() takes them.
     const std::string connectionUser = net::SocketFactory::authenticatedUser(frames.front());
-    const QString connectionAddress = QString::fromStdString(net::SocketFactory::peerAddress(frames.front()));
+    const QString connectionAddress =
+        RequesterAddress::keyOf(net::SocketFactory::peerAddress(frames.front()));
     zmq::message_t head;
     head.copy(frames.front()); // shares the bytes: kept to name the sender of a malformed message
     net::WireMessage request;

@@ -3,6 +3,7 @@
 // policy; requests for another key, replayed, stale or unproven are refused; garbage is answered or
 // dropped without stopping the server; a client gives up cleanly on an endpoint that never answers.
 #include "core/admission/ReplayGuard.h"
+#include "core/admission/RequesterAddress.h"
 #include "core/admission/TokenClient.h"
 #include "core/admission/TokenRefused.h"
 #include "core/admission/TokenRequestHandler.h"
@@ -500,6 +501,18 @@ private Q_SLOTS:
         QVERIFY(net::MessageCodec::send(dealer, big));
         QVERIFY(!net::MessageCodec::receive(dealer, 1s).has_value());
         QVERIFY(!ask(*server, v, v.request("rahim")).isEmpty());
+    }
+
+    // The allowance a request spends: an IPv4 address, an IPv6 address's /64 (one home's or server's
+    // share), an IPv4-mapped address as its IPv4 address.
+    void requestersAreCountedByAddressOrNetwork() {
+        QCOMPARE(RequesterAddress::keyOf("127.0.0.2"), QString("127.0.0.2"));
+        QCOMPARE(RequesterAddress::keyOf("::ffff:127.0.0.2"), QString("127.0.0.2"));
+        QCOMPARE(RequesterAddress::keyOf("2001:db8:1:2:aaaa::1"), QString("2001:db8:1:2::/64"));
+        QCOMPARE(RequesterAddress::keyOf("2001:db8:1:2:bbbb:cccc:dddd:eeee"), QString("2001:db8:1:2::/64"));
+        QVERIFY(RequesterAddress::keyOf("2001:db8:1:3::1") != RequesterAddress::keyOf("2001:db8:1:2::1"));
+        QCOMPARE(RequesterAddress::keyOf("::1"), QString("0:0:0:0::/64"));
+        QCOMPARE(RequesterAddress::keyOf(""), QString());
     }
 
     void theReplayGuardForgetsOnlyWhatCanNoLongerPass() {
