@@ -99,7 +99,7 @@ public:
                 if (router_)
                     declare(); // not even this peer's declaration is live: declare anew and lead
                 else
-                    serveUntil(std::min(deadline_, Clock::now() + options_.refreshInterval), nullptr);
+                    serveOneRefresh();
                 continue;
             }
             if (target->peerId == self_.peerId) {
@@ -325,10 +325,15 @@ private:
     // is live: it may have been busy with a leader that then failed it, and be leading again a moment
     // later. Ask it once more after a refresh; the second time it is refused like any other (two honest
     // peers that had both followed a liar otherwise each ended alone: docs/protocol.md, Group formation).
+    // Answers join requests for one refresh interval (within the deadline), before looking again.
+    void serveOneRefresh() {
+        serveUntil(std::min(deadline_, Clock::now() + options_.refreshInterval), nullptr);
+    }
+
     bool askAgainLater(const LeaderCandidate& target) {
         if (!askedAgain_.insert(keyOf(target)).second)
             return refuse(target);
-        serveUntil(std::min(deadline_, Clock::now() + options_.refreshInterval), nullptr);
+        serveOneRefresh();
         return false;
     }
 
@@ -351,7 +356,7 @@ private:
         // back soon, leading or following someone else. Ask it again after a refresh rather than leave it
         // for good (two honest peers that had both followed a liar otherwise each ended alone).
         refused_.erase(keyOf(target));
-        serveUntil(std::min(deadline_, Clock::now() + options_.refreshInterval), nullptr);
+        serveOneRefresh();
         return false;
     }
 

@@ -34,8 +34,8 @@ void requireZapDomain(const std::string& domain) {
 
 SocketFactory::SocketFactory(zmq::context_t& context, std::string peerId, Options options,
                              std::optional<Curve> curve)
-    : context_(context), peerId_(std::move(peerId)), options_(options), curve_(std::move(curve)) {
-    if (peerId_.size() != WireLimits::kPeerIdBytes)
+    : context_(context), options_(options), curve_(std::move(curve)) {
+    if (peerId.size() != WireLimits::kPeerIdBytes)
         throw std::invalid_argument("a peer id must have " + std::to_string(WireLimits::kPeerIdBytes) +
                                     " bytes");
     if (options_.routerMaxMessageBytes <= 0 || options_.dealerMaxMessageBytes <= 0)

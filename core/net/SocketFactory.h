@@ -88,7 +88,6 @@ public:
     // Without CURVE it is ignored.
     zmq::socket_t connectDealer(const std::string& endpoint, const std::string& serverKey = {}) const;
 
-    const std::string& peerId() const { return peerId_; }
     // Whether the sockets use CURVE.
     bool secure() const { return curve_.has_value(); }
 
@@ -106,7 +105,6 @@ private:
     void applyCommon(zmq::socket_t& socket, std::int64_t maxMessageBytes) const;
 
     zmq::context_t& context_;
-    std::string peerId_;
     Options options_;
     std::optional<Curve> curve_;
 };
