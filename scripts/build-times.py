@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Reads ninja's log of a build folder and prints where the last build's time went.
 
-Usage: scripts/build-times.py [BUILD_DIR] [--top N] [--json]
+Usage: scripts/build-times.py [BUILD_DIR] [--top N] [--json] [--largest]
 
 For the last ninja run recorded in BUILD_DIR/.ninja_log (default: build): its wall time, the compile time
 summed over all jobs, how much of that went to sources that include libtorch's headers, the time per
-folder, and the slowest outputs. A clean build's figures are the ones to compare (docs/architecture.md, "Build time").
+folder, and the slowest outputs. --largest takes the run with the most jobs instead of the last one (CI's
+clean build, which later incremental runs such as the package's follow). A clean build's figures are the
+ones to compare (docs/architecture.md, "Build time").
 """
 import json
 import os
@@ -15,23 +17,34 @@ import sys
 TORCH_INCLUDE = re.compile(r'#\s*include\s*[<"](torch/|ATen/|c10/)')
 
 
-def last_build(entries):
+def ninja_runs(entries):
     # ninja appends each job as it finishes, with times from the start of its own run: a run begins
     # where a job's end time goes backwards.
-    start = 0
+    runs, start = [], 0
     for i in range(1, len(entries)):
         if entries[i][1] < entries[i - 1][1]:
+            runs.append(entries[start:i])
             start = i
-    return entries[start:]
+    runs.append(entries[start:])
+    return runs
 
 
-def source_of(output, source_dir):
-    # "core/engine/CMakeFiles/sahaj_engine.dir/ModelReplica.cpp.o" -> "core/engine/ModelReplica.cpp"
+def sources_of(output, source_dir, build_dir):
+    # "core/engine/CMakeFiles/sahaj_engine.dir/ModelReplica.cpp.o" -> ["core/engine/ModelReplica.cpp"];
+    # a unity build's "…/sahaj_engine.dir/Unity/unity_0_cxx.cxx.o" -> the sources its unity file includes.
     m = re.match(r'(.*?)/?CMakeFiles/[^/]+\.dir/(.*)\.o$', output)
     if not m:
-        return None
+        return []
+    if re.match(r'Unity/unity_\d+_cxx\.cxx$', m.group(2)):
+        try:
+            with open(os.path.join(build_dir, output[:-len('.o')]), encoding='utf-8') as f:
+                included = re.findall(r'#include "([^"]+)"', f.read())
+        except OSError:
+            return []
+        root = os.path.realpath(source_dir)
+        return [os.path.relpath(p, root) for p in included if os.path.realpath(p).startswith(root + '/')]
     path = os.path.join(m.group(1), m.group(2))
-    return path if os.path.isfile(os.path.join(source_dir, path)) else None
+    return [path] if os.path.isfile(os.path.join(source_dir, path)) else []
 
 
 def includes_torch(path, source_dir):
@@ -43,13 +56,15 @@ def includes_torch(path, source_dir):
 
 
 def main(argv):
-    build_dir, top, as_json = 'build', 15, False
+    build_dir, top, as_json, largest = 'build', 15, False, False
     args = iter(argv)
     for a in args:
         if a == '--top':
             top = int(next(args))
         elif a == '--json':
             as_json = True
+        elif a == '--largest':
+            largest = True
         elif a in ('-h', '--help'):
             print(__doc__)
             return 0
@@ -68,7 +83,8 @@ def main(argv):
             parts = line.rstrip('\n').split('\t')
             if len(parts) >= 4:
                 entries.append((int(parts[0]), int(parts[1]), parts[3]))
-    build = last_build(entries)
+    runs = ninja_runs(entries)
+    build = max(runs, key=len) if largest else runs[-1]
     # A job with several outputs (protoc's .pb.h and .pb.cc, moc's files) has a line for each, with the
     # same times: count it once.
     seen = set()
@@ -82,8 +98,9 @@ def main(argv):
     folders = {}
     for s, e, output in build:
         seconds = (e - s) / 1000
-        source = source_of(output, source_dir)
-        if source and includes_torch(source, source_dir):
+        sources = sources_of(output, source_dir, build_dir)
+        source = sources[0] if sources else None
+        if any(includes_torch(path, source_dir) for path in sources):
             torch_time += seconds
         elif output.endswith('.gch') and includes_torch(output[:-len('.gch')], build_dir):
             torch_time += seconds  # a precompiled header of libtorch's
@@ -101,7 +118,7 @@ def main(argv):
     if as_json:
         print(json.dumps(report, indent=1))
         return 0
-    print(f"last build: {report['jobs']} jobs, {wall / 60:.1f} min wall, {total / 60:.1f} min of jobs, "
+    print(f"{'largest' if largest else 'last'} build: {report['jobs']} jobs, {wall / 60:.1f} min wall, {total / 60:.1f} min of jobs, "
           f"{torch_time / 60:.1f} min ({torch_time / max(total, 1e-9):.0%}) in sources that include libtorch")
     print('by folder (min):')
     for folder, seconds in list(report['folders_s'].items())[:top]:

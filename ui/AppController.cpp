@@ -1,4 +1,5 @@
 #include "ui/AppController.h"
+#include "ui/Durations.h"
 
 #include "core/store/BucketCalendar.h"
 
@@ -16,7 +17,6 @@ namespace sahaj::ui {
 namespace {
 
 constexpr int kEvaluateIntervalMs = 15 * 1000;
-constexpr qint64 kHourMs = 3600 * 1000;
 // A snooze end further away than this is waited for in steps (QTimer takes an int of milliseconds).
 constexpr qint64 kLongestTimerMs = 6 * kHourMs;
 

@@ -15,14 +15,6 @@
 
 namespace sahaj::ui {
 
-namespace {
-
-bool canJoin(engine::EngineState state) {
-    return state == engine::EngineState::Offline || state == engine::EngineState::Error;
-}
-
-} // namespace
-
 ControlBar::ControlBar(engine::EngineFacade& engine, AppController& controller, QWidget* parent)
     : QWidget(parent), engine_(engine), controller_(controller) {
     setAccessibleName(tr("Controls"));
@@ -98,7 +90,7 @@ ControlBar::ControlBar(engine::EngineFacade& engine, AppController& controller, 
 }
 
 void ControlBar::onJoinLeave() {
-    if (canJoin(engine_.snapshot()->state)) {
+    if (engine::canJoin(engine_.snapshot()->state)) {
         Q_EMIT joinRequested();
         return;
     }
@@ -108,7 +100,7 @@ void ControlBar::onJoinLeave() {
 
 void ControlBar::render() {
     const auto snapshot = engine_.snapshot();
-    const bool joinable = canJoin(snapshot->state);
+    const bool joinable = engine::canJoin(snapshot->state);
     joinLeave_->setText(joinable ? tr("&Join…") : tr("&Leave"));
     joinLeave_->setToolTip(joinable ? tr("Join a collaboration and start training")
                                     : tr("Leave the collaboration politely and stop training"));

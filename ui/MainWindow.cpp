@@ -33,10 +33,6 @@ namespace {
 
 constexpr int kNoticeMs = 15'000;
 
-bool canJoin(engine::EngineState state) {
-    return state == engine::EngineState::Offline || state == engine::EngineState::Error;
-}
-
 } // namespace
 
 MainWindow::MainWindow(engine::EngineFacade& engine, AppController& controller, QWidget* parent)
@@ -158,7 +154,7 @@ void MainWindow::buildMenus() {
 
 void MainWindow::render() {
     const auto snapshot = engine_.snapshot();
-    const bool joinable = canJoin(snapshot->state);
+    const bool joinable = engine::canJoin(snapshot->state);
     joinLeave_->setText(joinable ? tr("&Join…") : tr("&Leave"));
     // The pause rules' warning ("battery state unknown …") has its own line in the control bar: appended
     // here it ran into the state and the rates, on every machine without UPower.
@@ -167,7 +163,7 @@ void MainWindow::render() {
 }
 
 void MainWindow::joinOrLeave() {
-    if (canJoin(engine_.snapshot()->state)) {
+    if (engine::canJoin(engine_.snapshot()->state)) {
         join();
         return;
     }

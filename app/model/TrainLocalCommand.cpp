@@ -24,15 +24,6 @@
 
 namespace sahaj::node {
 
-namespace {
-
-QTextStream& out() {
-    static QTextStream stream(stdout);
-    return stream;
-}
-
-} // namespace
-
 QString TrainLocalCommand::description() const {
     return QStringLiteral(
         "Train a model on this machine alone, with the sahajBERT recipe (LAMB, linear warmup and decay,\n"
@@ -160,38 +151,43 @@ int TrainLocalCommand::run(const QCommandLineParser& parser) {
     }
 
     train::LocalTrainer trainer(o);
-    out() << "train-local: config=" << QString::fromStdString(o.configName)
-          << " parameters=" << trainer.parameterCount() << " device=" << QString::fromStdString(o.device)
-          << " threads=" << at::get_num_threads() << " batch=" << o.batchSize
-          << " micro_batch=" << o.effectiveMicroBatchSize() << " seq=" << o.sequenceLength
-          << " lr=" << o.lamb.learningRate << " warmup=" << o.warmupSteps
-          << " schedule_steps=" << o.effectiveScheduleSteps() << " seed=" << o.seed << "\n";
+    CommandLine::out() << "train-local: config=" << QString::fromStdString(o.configName)
+                       << " parameters=" << trainer.parameterCount()
+                       << " device=" << QString::fromStdString(o.device)
+                       << " threads=" << at::get_num_threads() << " batch=" << o.batchSize
+                       << " micro_batch=" << o.effectiveMicroBatchSize() << " seq=" << o.sequenceLength
+                       << " lr=" << o.lamb.learningRate << " warmup=" << o.warmupSteps
+                       << " schedule_steps=" << o.effectiveScheduleSteps() << " seed=" << o.seed << "\n";
     if (o.resume)
-        out() << "resumed step=" << trainer.startStep() << " from="
-              << QString::fromStdString(train::TrainingCheckpoint::directory(o.outputDir).string()) << "\n";
+        CommandLine::out() << "resumed step=" << trainer.startStep() << " from="
+                           << QString::fromStdString(
+                                  train::TrainingCheckpoint::directory(o.outputDir).string())
+                           << "\n";
     if (trainer.startStep() >= o.steps)
-        out() << "nothing to do: the run is already at step " << trainer.startStep() << "\n";
-    out().flush();
+        CommandLine::out() << "nothing to do: the run is already at step " << trainer.startStep() << "\n";
+    CommandLine::out().flush();
 
     train::LocalTrainer::Callbacks callbacks;
     callbacks.onStep = [&](const train::TrainingStepReport& report) {
         if (report.step % o.logEvery == 0 || report.step == o.steps || report.skipped) {
-            out() << train::TrainingLog::progressLine(report) << "\n";
-            out().flush();
+            CommandLine::out() << train::TrainingLog::progressLine(report) << "\n";
+            CommandLine::out().flush();
         }
     };
     callbacks.onCheckpoint = [&](std::int64_t step, const std::filesystem::path& directory) {
-        out() << "checkpoint step=" << step << " path=" << QString::fromStdString(directory.string()) << "\n";
-        out().flush();
+        CommandLine::out() << "checkpoint step=" << step
+                           << " path=" << QString::fromStdString(directory.string()) << "\n";
+        CommandLine::out().flush();
     };
 
     const StopSignalScope signals;
     const train::LocalTrainer::Result result = trainer.run(StopSignalScope::requested(), callbacks);
     if (result.interrupted)
-        out() << "interrupted step=" << result.step << " (checkpoint saved; continue with --resume)\n";
+        CommandLine::out() << "interrupted step=" << result.step
+                           << " (checkpoint saved; continue with --resume)\n";
     else
-        out() << "done step=" << result.step << "\n";
-    out().flush();
+        CommandLine::out() << "done step=" << result.step << "\n";
+    CommandLine::out().flush();
     return 0;
 }
 

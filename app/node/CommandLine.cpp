@@ -14,23 +14,14 @@ namespace sahaj::node {
 
 namespace {
 
-QTextStream& out() {
-    static QTextStream stream(stdout);
-    return stream;
-}
-
-QTextStream& err() {
-    static QTextStream stream(stderr);
-    return stream;
-}
-
 constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
 
 } // namespace
 
 int NodeCommand::forward(const QStringList&) {
-    err() << "sahaj-node " << name() << ": this command is not carried out by another executable\n";
+    CommandLine::err() << "sahaj-node " << name()
+                       << ": this command is not carried out by another executable\n";
     return kExitFailure;
 }
 
@@ -154,6 +145,16 @@ int CommandLine::runCommand(NodeCommand& command, const QStringList& arguments) 
         err() << "sahaj-node " << command.name() << ": error: " << e.what() << "\n";
         return kExitFailure;
     }
+}
+
+QTextStream& CommandLine::out() {
+    static QTextStream stream(stdout);
+    return stream;
+}
+
+QTextStream& CommandLine::err() {
+    static QTextStream stream(stderr);
+    return stream;
 }
 
 QString CommandLine::requiredValue(const QCommandLineParser& parser, const QString& option) {

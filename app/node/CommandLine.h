@@ -3,6 +3,7 @@
 #include "app/node/NodeCommand.h"
 
 #include <QStringList>
+#include <QTextStream>
 
 #include <memory>
 #include <vector>
@@ -24,6 +25,9 @@ public:
     static QString existingFile(const QString& option, const QString& value);
     static double realValue(const QCommandLineParser& parser, const QString& option, double fallback,
                             double min, double max);
+    // Standard output and error as text streams, one each for the whole program (flushed by the caller).
+    static QTextStream& out();
+    static QTextStream& err();
 
 private:
     NodeCommand* find(const QString& name) const;

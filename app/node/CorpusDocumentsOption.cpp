@@ -5,12 +5,12 @@
 namespace sahaj::node {
 
 namespace {
-const QString kName = QStringLiteral("documents");
+const QString kDocumentsOption = QStringLiteral("documents");
 }
 
 void CorpusDocumentsOption::add(QCommandLineParser& parser) {
     parser.addOption(
-        {kName,
+        {kDocumentsOption,
          "How plain text is cut into documents: 'lines' (every line is a document, the default) or "
          "'paragraphs' (blank lines separate documents; sentences are packed within one).",
          "LAYOUT"});
@@ -18,13 +18,13 @@ void CorpusDocumentsOption::add(QCommandLineParser& parser) {
 
 text::PlainTextDocuments CorpusDocumentsOption::value(const QCommandLineParser& parser,
                                                       text::PlainTextDocuments fallback) {
-    if (!parser.isSet(kName))
+    if (!parser.isSet(kDocumentsOption))
         return fallback;
     const std::optional<text::PlainTextDocuments> documents =
-        text::CorpusReaderOptions::documentsFromName(parser.value(kName));
+        text::CorpusReaderOptions::documentsFromName(parser.value(kDocumentsOption));
     if (!documents)
         throw UsageError("--documents must be 'lines' or 'paragraphs', got '" +
-                         parser.value(kName).toStdString() + "'");
+                         parser.value(kDocumentsOption).toStdString() + "'");
     return *documents;
 }
 

@@ -35,11 +35,6 @@ constexpr long long kDefaultTargetBatch = 64;
 constexpr long long kDefaultSequenceLength = 128;
 constexpr long long kMaxCount = std::numeric_limits<int>::max();
 
-QTextStream& out() {
-    static QTextStream stream(stdout);
-    return stream;
-}
-
 QString valueOr(const QCommandLineParser& parser, const QString& option, const QString& fallback) {
     return parser.isSet(option) ? parser.value(option) : fallback;
 }
@@ -276,12 +271,14 @@ int RunInitCommand::run(const QCommandLineParser& parser) {
     qint64 bytes = 0;
     for (const run::DataShard& shard : manifest.data)
         bytes += shard.bytes;
-    out() << "run-init: wrote " << outPath << "\n"
-          << "run_id=" << manifest.runId << " sha256=" << join.manifest().sha256Hex()
-          << " config=" << configName << " shards=" << manifest.data.size() << " bytes=" << bytes << "\n"
-          << "run-init: wrote " << joinPath << ", the join file for volunteers, signed by organiser "
-          << join.manifest().organiser << " (key in " << keyDir << ")\n"
-          << "join link: " << join.toLink() << "\n";
+    CommandLine::out() << "run-init: wrote " << outPath << "\n"
+                       << "run_id=" << manifest.runId << " sha256=" << join.manifest().sha256Hex()
+                       << " config=" << configName << " shards=" << manifest.data.size() << " bytes=" << bytes
+                       << "\n"
+                       << "run-init: wrote " << joinPath
+                       << ", the join file for volunteers, signed by organiser " << join.manifest().organiser
+                       << " (key in " << keyDir << ")\n"
+                       << "join link: " << join.toLink() << "\n";
     return 0;
 }
 

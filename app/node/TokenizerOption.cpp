@@ -12,13 +12,13 @@ namespace sahaj::node {
 
 namespace {
 
-const QString kName = QStringLiteral("tokenizer");
+const QString kTokenizerOption = QStringLiteral("tokenizer");
 const QString kTokenizerRelative = QStringLiteral("data/sahajbert-tokenizer/tokenizer.json");
 
 } // namespace
 
 void TokenizerOption::add(QCommandLineParser& parser, const QString& description) {
-    parser.addOption({kName, description, "PATH"});
+    parser.addOption({kTokenizerOption, description, "PATH"});
 }
 
 std::optional<QString> TokenizerOption::sharedTokenizer() {
@@ -41,8 +41,8 @@ std::optional<QString> TokenizerOption::sharedTokenizer() {
 
 QString TokenizerOption::value(const QCommandLineParser& parser,
                                const std::optional<QString>& modelTokenizer) {
-    if (parser.isSet(kName))
-        return CommandLine::existingFile(kName, parser.value(kName));
+    if (parser.isSet(kTokenizerOption))
+        return CommandLine::existingFile(kTokenizerOption, parser.value(kTokenizerOption));
     if (modelTokenizer)
         return *modelTokenizer;
     if (const auto found = sharedTokenizer())

@@ -1,4 +1,5 @@
 #include "core/admission/ShardRequestHandler.h"
+#include "core/net/ProtoBytes.h"
 
 #include "core/net/WireLimits.h"
 #include "core/security/AccessToken.h"
@@ -12,10 +13,6 @@
 namespace sahaj::admission {
 
 namespace {
-
-QByteArray bytesOf(const std::string& bytes) {
-    return QByteArray(bytes.data(), qsizetype(bytes.size()));
-}
 
 // The burst a requester may take at once: a few pieces, so that a full window of requests is served
 // back to back before the cap spaces them out.
@@ -32,10 +29,10 @@ QString ShardRequestHandler::tokenProblem(const wire::Envelope& request, const s
                                           qint64 nowSeconds) const {
     try {
         const security::AccessToken token =
-            security::AccessToken::fromBytes(bytesOf(request.shard_request().token()));
+            security::AccessToken::fromBytes(net::bytesOf(request.shard_request().token()));
         if (const QString problem = token.check(organiser_, runId_, nowSeconds); !problem.isEmpty())
             return problem;
-        if (token.peer().bytes() != bytesOf(request.sender()))
+        if (token.peer().bytes() != net::bytesOf(request.sender()))
             return QStringLiteral("the token names another peer than the request's sender");
         if (token.curvePublicKey().toHex().toStdString() != connectionUser)
             return QStringLiteral("the token names another CURVE key than its connection");
@@ -59,7 +56,7 @@ ShardRequestHandler::Answer ShardRequestHandler::answer(const wire::Envelope& re
     };
     if (const QString problem = tokenProblem(request, connectionUser, nowSeconds); !problem.isEmpty())
         return refuse(QStringLiteral("not admitted: ") + problem);
-    const QString sha256 = QString::fromLatin1(bytesOf(body.sha256()).toHex());
+    const QString sha256 = QString::fromLatin1(net::bytesOf(body.sha256()).toHex());
     const std::optional<ShardLibrary::Entry> entry = library_.find(sha256);
     if (!entry)
         return refuse(QStringLiteral("this mirror does not serve the file with SHA-256 %1").arg(sha256));

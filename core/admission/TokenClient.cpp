@@ -1,4 +1,6 @@
 #include "core/admission/TokenClient.h"
+#include "core/net/ProtoBytes.h"
+#include "core/net/WallClock.h"
 
 #include "core/admission/TokenRefused.h"
 #include "core/admission/WireRole.h"
@@ -22,12 +24,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::uint64_t nowMs() {
-    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                          std::chrono::system_clock::now().time_since_epoch())
-                                          .count());
-}
-
 QByteArray randomNonce() {
     QByteArray nonce(net::WireLimits::kTokenNonceBytes, Qt::Uninitialized);
     // The system generator: a nonce an observer could predict could be served before the real request.
@@ -38,10 +34,6 @@ QByteArray randomNonce() {
 
 std::string stdString(const QByteArray& bytes) {
     return std::string(bytes.constData(), static_cast<std::size_t>(bytes.size()));
-}
-
-QByteArray bytesOf(const std::string& bytes) {
-    return QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size()));
 }
 
 // The one frame of a TokenRequest. Built by hand rather than by MessageCodec::encode, which stamps its own
@@ -55,7 +47,7 @@ zmq::message_t requestFrame(const security::PeerIdentity& identity, const QStrin
     fields.curvePublicKey = request.curvePublicKey;
     fields.role = request.role;
     fields.currentToken = request.currentToken;
-    fields.timestampMs = nowMs();
+    fields.timestampMs = static_cast<std::uint64_t>(net::wallClockMs());
     fields.nonce = randomNonce();
 
     wire::Envelope envelope;
@@ -91,15 +83,14 @@ QByteArray checkedToken(const std::string& bytes, const security::PeerIdentity& 
     const auto unusable = [](const QString& why) {
         return std::runtime_error(("the token endpoint returned an unusable token: " + why).toStdString());
     };
-    const QByteArray wireForm = bytesOf(bytes);
+    const QByteArray wireForm = net::bytesOf(bytes);
     std::optional<security::AccessToken> token;
     try {
         token = security::AccessToken::fromBytes(wireForm);
     } catch (const std::invalid_argument& e) {
         throw unusable(QString::fromUtf8(e.what()));
     }
-    if (const QString problem = token->check(organiser, runId, static_cast<qint64>(nowMs() / 1000));
-        !problem.isEmpty())
+    if (const QString problem = token->check(organiser, runId, net::wallClockMs() / 1000); !problem.isEmpty())
         throw unusable(problem);
     if (token->peer() != identity.id())
         throw unusable(QStringLiteral("it names peer %1, not this peer").arg(token->peer().shortHex()));

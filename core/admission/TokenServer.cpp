@@ -1,4 +1,5 @@
 #include "core/admission/TokenServer.h"
+#include "core/net/WallClock.h"
 
 #include "core/admission/RequesterAddress.h"
 
@@ -14,12 +15,6 @@
 namespace sahaj::admission {
 
 namespace {
-
-std::int64_t nowMs() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 QString hexOf(const std::string& bytes) {
     return QString::fromLatin1(QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())).toHex());
@@ -142,7 +137,7 @@ void TokenServer::handle(zmq::socket_t& socket, const zmq::message_t& route,
     wire::Envelope envelope;
     envelope.set_request_id(request.envelope.request_id());
     *envelope.mutable_token_reply() =
-        handler_.answer(request.envelope, connectionUser, connectionAddress, nowMs());
+        handler_.answer(request.envelope, connectionUser, connectionAddress, net::wallClockMs());
     const QString user = net::LogText::of(request.envelope.token_request().username(), 64);
     if (envelope.token_reply().token().empty())
         note(QStringLiteral("token endpoint: refused %1 (user '%2'): %3")
@@ -166,7 +161,7 @@ void TokenServer::serveShard(zmq::socket_t& socket, const zmq::message_t& route,
         refusal.set_refusal("this coordinator serves no data (it was started without --serve-data)");
     } else {
         ShardRequestHandler::Answer answer =
-            shards_->answer(request.envelope, connectionUser, nowMs() / 1000);
+            shards_->answer(request.envelope, connectionUser, net::wallClockMs() / 1000);
         if (!answer.reply.refusal().empty()) // a refused requester gives up: one line per try
             note(QStringLiteral("data mirror: refused %1: %2")
                      .arg(sender, QString::fromStdString(answer.reply.refusal())));

@@ -1,4 +1,5 @@
 #include "core/compute/CoreChannel.h"
+#include "core/compute/SystemError.h"
 
 #include <algorithm>
 #include <array>
@@ -14,10 +15,6 @@ namespace sahaj::compute {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::runtime_error systemError(const std::string& what) {
-    return std::runtime_error(what + ": " + std::strerror(errno));
-}
 
 void setNonBlocking(int fd) {
     const int flags = ::fcntl(fd, F_GETFL);

@@ -1,4 +1,5 @@
 #include "core/compute/SharedFloats.h"
+#include "core/compute/SystemError.h"
 
 #include <cerrno>
 #include <cstring>
@@ -11,10 +12,6 @@
 namespace sahaj::compute {
 
 namespace {
-
-std::runtime_error systemError(const std::string& what) {
-    return std::runtime_error(what + ": " + std::strerror(errno));
-}
 
 constexpr int kSizeSeals = F_SEAL_SHRINK | F_SEAL_GROW;
 

@@ -26,6 +26,11 @@ enum class PauseCause {
     QuotaReached,    // today's transfer reached the user's daily quota
 };
 
+// Whether Join can start from `state`: nothing runs (never joined, left, or failed).
+inline bool canJoin(EngineState state) {
+    return state == EngineState::Offline || state == EngineState::Error;
+}
+
 // Stable names for logs, settings and tests ("training", "on_battery", ...).
 QString engineStateName(EngineState state);
 QString pauseCauseName(PauseCause cause);

@@ -1,4 +1,5 @@
 #include "core/net/ZapHandler.h"
+#include "core/net/WallClock.h"
 
 #include <QByteArray>
 
@@ -23,12 +24,6 @@ constexpr std::size_t kMaxDomainBytes = 254;
 constexpr std::size_t kMaxRequestFrames = 8;
 // How often the thread looks whether it should stop; also the longest the destructor waits for it.
 constexpr std::chrono::milliseconds kPollInterval{100};
-
-std::int64_t nowMs() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 std::string toHex(const std::string& bytes) {
     return QByteArray::fromStdString(bytes).toHex().toStdString();
@@ -70,7 +65,7 @@ ZapHandler::~ZapHandler() {
 void ZapHandler::admit(const std::string& curveKey, const std::string& peerId, std::int64_t expiresAtMs) {
     requireKeySize(curveKey, "a CURVE key");
     requireKeySize(peerId, "a peer id");
-    const std::int64_t now = nowMs();
+    const std::int64_t now = wallClockMs();
     const std::lock_guard lock(mutex_);
     // Called for every record every read of the DHT brings: the same tokens again and again. The list is
     // swept at most once per kPruneInterval, not at each call.
@@ -87,7 +82,7 @@ void ZapHandler::admit(const std::string& curveKey, const std::string& peerId, s
 }
 
 void ZapHandler::ban(const std::string& peerId, std::int64_t untilMs) {
-    const std::int64_t now = nowMs();
+    const std::int64_t now = wallClockMs();
     const std::lock_guard lock(mutex_);
     pruneExpired(now);
     if (untilMs <= now)
@@ -241,7 +236,7 @@ ZapHandler::Verdict ZapHandler::judge(const std::vector<zmq::message_t>& request
 }
 
 ZapHandler::Verdict ZapHandler::judgeRunKey(const std::string& curveKey) {
-    const std::int64_t now = nowMs();
+    const std::int64_t now = wallClockMs();
     const std::lock_guard lock(mutex_);
     const auto admission = admitted_.find(curveKey);
     if (admission == admitted_.end())

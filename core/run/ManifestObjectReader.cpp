@@ -1,5 +1,7 @@
 #include "core/run/ManifestObjectReader.h"
 
+#include "core/run/ManifestRefusal.h"
+
 #include <QJsonDocument>
 
 #include <stdexcept>
@@ -8,13 +10,9 @@ namespace sahaj::run {
 
 namespace {
 
-[[noreturn]] void fail(const QString& message) {
-    throw std::invalid_argument(message.toStdString());
-}
-
 [[noreturn]] void wrongType(const QString& field, const char* expected, const QJsonValue& value) {
-    fail(QStringLiteral("%1 must be %2, got %3")
-             .arg(field, QLatin1String(expected), ManifestObjectReader::describe(value)));
+    refuseManifest(QStringLiteral("%1 must be %2, got %3")
+                       .arg(field, QLatin1String(expected), ManifestObjectReader::describe(value)));
 }
 
 } // namespace
@@ -37,7 +35,7 @@ std::optional<QJsonValue> ManifestObjectReader::take(const QString& key) {
 QJsonValue ManifestObjectReader::required(const QString& key) {
     const std::optional<QJsonValue> value = take(key);
     if (!value)
-        fail(field(key) + QStringLiteral(" is missing"));
+        refuseManifest(field(key) + QStringLiteral(" is missing"));
     return *value;
 }
 
@@ -100,8 +98,8 @@ QStringList ManifestObjectReader::stringArray(const QString& key) {
 void ManifestObjectReader::finish() const {
     for (auto it = object_.constBegin(); it != object_.constEnd(); ++it) {
         if (!read_.contains(it.key()))
-            fail(QStringLiteral("unknown key \"%1\" (check its spelling; see docs/run-manifest.md)")
-                     .arg(field(it.key())));
+            refuseManifest(QStringLiteral("unknown key \"%1\" (check its spelling; see docs/run-manifest.md)")
+                               .arg(field(it.key())));
     }
 }
 

@@ -1,6 +1,7 @@
 #include "core/run/RunManifest.h"
 
 #include "core/run/ManifestObjectReader.h"
+#include "core/run/ManifestRefusal.h"
 #include "core/run/ManifestSyntax.h"
 
 #include <QCryptographicHash>
@@ -32,40 +33,38 @@ constexpr qsizetype kMaxMirrors = 8;
 // sahajBERT's tokenizer.json is 2.3 MB; a bound keeps a lying server from filling the disk.
 constexpr std::int64_t kMaxTokenizerBytes = 64ll << 20;
 
-[[noreturn]] void fail(const QString& message) {
-    throw std::invalid_argument(message.toStdString());
-}
-
 QString shown(double value) {
     return QString::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
 void requireInteger(const QString& field, std::int64_t value, std::int64_t min, std::int64_t max) {
     if (value < min || value > max)
-        fail(QStringLiteral("%1 must be an integer in [%2, %3], got %4")
-                 .arg(field)
-                 .arg(min)
-                 .arg(max)
-                 .arg(value));
+        refuseManifest(QStringLiteral("%1 must be an integer in [%2, %3], got %4")
+                           .arg(field)
+                           .arg(min)
+                           .arg(max)
+                           .arg(value));
 }
 
 // `range` reads like "in (0, 1)"; the NaN-proof form of the test is the caller's `ok`.
 void requireNumber(const QString& field, double value, bool ok, const char* range) {
     if (!ok || !std::isfinite(value))
-        fail(QStringLiteral("%1 must be a number %2, got %3").arg(field, QLatin1String(range), shown(value)));
+        refuseManifest(
+            QStringLiteral("%1 must be a number %2, got %3").arg(field, QLatin1String(range), shown(value)));
 }
 
 model::AlbertConfig modelFromJson(const QJsonValue& value) {
     if (!value.isString() && !value.isObject())
-        fail(QStringLiteral("model must be a built-in config name or a Hugging Face config object, got ") +
-             ManifestObjectReader::describe(value));
+        refuseManifest(
+            QStringLiteral("model must be a built-in config name or a Hugging Face config object, got ") +
+            ManifestObjectReader::describe(value));
     try {
         if (value.isString())
             return model::AlbertConfig::named(value.toString().toStdString());
         const QByteArray text = QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact);
         return model::AlbertConfig::fromJson(nlohmann::json::parse(text.toStdString()));
     } catch (const std::invalid_argument& e) {
-        fail(QStringLiteral("model: ") + QString::fromUtf8(e.what()));
+        refuseManifest(QStringLiteral("model: ") + QString::fromUtf8(e.what()));
     }
 }
 
@@ -104,16 +103,18 @@ TrainingSettings trainingFromJson(const QJsonObject& json) {
     if (const auto documents = reader.optionalString("documents")) {
         const auto layout = text::CorpusReaderOptions::documentsFromName(*documents);
         if (!layout)
-            fail(QStringLiteral("training.documents must be \"lines\" or \"paragraphs\", got \"%1\"")
-                     .arg(*documents));
+            refuseManifest(
+                QStringLiteral("training.documents must be \"lines\" or \"paragraphs\", got \"%1\"")
+                    .arg(*documents));
         t.documents = *layout;
     }
     t.lamb.learningRate = reader.number("lr", t.lamb.learningRate);
     if (json.contains("betas")) {
         const QJsonArray betas = reader.array("betas");
         if (betas.size() != 2)
-            fail(QStringLiteral("training.betas must be an array of two numbers [beta1, beta2], got ") +
-                 ManifestObjectReader::describe(betas));
+            refuseManifest(
+                QStringLiteral("training.betas must be an array of two numbers [beta1, beta2], got ") +
+                ManifestObjectReader::describe(betas));
         t.lamb.beta1 = ManifestObjectReader::toNumber(betas.at(0), "training.betas[0]");
         t.lamb.beta2 = ManifestObjectReader::toNumber(betas.at(1), "training.betas[1]");
     }
@@ -129,14 +130,16 @@ TrainingSettings trainingFromJson(const QJsonObject& json) {
     if (const auto wire = reader.optionalString("wire_dtype")) {
         const auto dtype = TrainingSettings::wireDtypeFromName(*wire);
         if (!dtype)
-            fail(QStringLiteral("training.wire_dtype must be \"fp16\" or \"int8\", got \"%1\"").arg(*wire));
+            refuseManifest(
+                QStringLiteral("training.wire_dtype must be \"fp16\" or \"int8\", got \"%1\"").arg(*wire));
         t.wireDtype = *dtype;
     }
     if (const auto rule = reader.optionalString("aggregation")) {
         const auto aggregation = TrainingSettings::aggregationFromName(*rule);
         if (!aggregation)
-            fail(QStringLiteral("training.aggregation must be \"mean\" or \"centered_clip\", got \"%1\"")
-                     .arg(*rule));
+            refuseManifest(
+                QStringLiteral("training.aggregation must be \"mean\" or \"centered_clip\", got \"%1\"")
+                    .arg(*rule));
         t.aggregation = *aggregation;
     }
     t.centeredClipTauFactor = reader.number("centered_clip_tau_factor", t.centeredClipTauFactor);
@@ -201,8 +204,8 @@ QJsonArray dataToJson(const std::vector<DataShard>& data) {
 
 void requireSha256(const QString& field, const QString& value) {
     if (!ManifestSyntax::isSha256Hex(value))
-        fail(QStringLiteral("%1 must be 64 lowercase hexadecimal digits (a SHA-256), got \"%2\"")
-                 .arg(field, value));
+        refuseManifest(QStringLiteral("%1 must be 64 lowercase hexadecimal digits (a SHA-256), got \"%2\"")
+                           .arg(field, value));
 }
 
 // A shard or coordinator listed twice would be trained on twice, or dialled twice: always a mistake.
@@ -210,7 +213,8 @@ void requireDistinct(const QStringList& values, const QString& name) {
     for (qsizetype i = 1; i < values.size(); ++i) {
         const qsizetype first = values.indexOf(values.at(i));
         if (first < i)
-            fail(QStringLiteral("%1 repeats %2 (\"%3\")").arg(name.arg(i), name.arg(first), values.at(i)));
+            refuseManifest(
+                QStringLiteral("%1 repeats %2 (\"%3\")").arg(name.arg(i), name.arg(first), values.at(i)));
     }
 }
 
@@ -228,7 +232,8 @@ void validateTraining(const TrainingSettings& t, const model::AlbertConfig& mode
     requireNumber("training.weight_decay", l.weightDecay, l.weightDecay >= 0, "of at least 0");
     requireNumber("training.clamp_value", l.clampValue, l.clampValue > 0, "above 0");
     if (l.adam)
-        fail(QStringLiteral("training: LAMB's adam switch (trust ratio 1) is for comparisons, not for runs"));
+        refuseManifest(
+            QStringLiteral("training: LAMB's adam switch (trust ratio 1) is for comparisons, not for runs"));
     requireInteger("training.total_steps", t.totalSteps, 1, kMaxCount);
     requireInteger("training.warmup_steps", t.warmupSteps, 0, t.totalSteps);
     requireNumber("training.clip_norm", t.clipNorm, t.clipNorm > 0, "above 0");
@@ -242,37 +247,39 @@ void validateTraining(const TrainingSettings& t, const model::AlbertConfig& mode
 
 void validateTokenizer(const TokenizerReference& tokenizer) {
     if (tokenizer.path.isEmpty() == tokenizer.url.isEmpty())
-        fail(QStringLiteral("tokenizer needs exactly one of \"path\" and \"url\""));
+        refuseManifest(QStringLiteral("tokenizer needs exactly one of \"path\" and \"url\""));
     if (!tokenizer.path.isEmpty() && !QDir::isAbsolutePath(tokenizer.path))
-        fail(QStringLiteral("tokenizer.path must be an absolute path, got \"%1\"").arg(tokenizer.path));
+        refuseManifest(
+            QStringLiteral("tokenizer.path must be an absolute path, got \"%1\"").arg(tokenizer.path));
     if (!tokenizer.url.isEmpty() && !ManifestSyntax::isRemoteUrl(tokenizer.url))
-        fail(QStringLiteral("tokenizer.url must be %1, got \"%2\"")
-                 .arg(ManifestSyntax::remoteUrlRule(), tokenizer.url));
+        refuseManifest(QStringLiteral("tokenizer.url must be %1, got \"%2\"")
+                           .arg(ManifestSyntax::remoteUrlRule(), tokenizer.url));
     requireSha256("tokenizer.sha256", tokenizer.sha256);
     if (!tokenizer.url.isEmpty())
         requireInteger("tokenizer.bytes", tokenizer.bytes, 1, kMaxTokenizerBytes);
     else if (tokenizer.bytes != 0)
-        fail(QStringLiteral("tokenizer.bytes goes with tokenizer.url (a local file is checked by its hash)"));
+        refuseManifest(
+            QStringLiteral("tokenizer.bytes goes with tokenizer.url (a local file is checked by its hash)"));
 }
 
 void validateData(const std::vector<DataShard>& data) {
     if (data.empty())
-        fail(QStringLiteral("data must list at least one shard"));
+        refuseManifest(QStringLiteral("data must list at least one shard"));
     QStringList urls;
     QStringList hashes;
     for (std::size_t i = 0; i < data.size(); ++i) {
         const QString path = QStringLiteral("data[%1]").arg(i);
         if (data[i].urls.isEmpty() || data[i].urls.size() > kMaxMirrors)
-            fail(QStringLiteral("%1.urls must list 1 to %2 places of the shard, got %3")
-                     .arg(path)
-                     .arg(kMaxMirrors)
-                     .arg(data[i].urls.size()));
+            refuseManifest(QStringLiteral("%1.urls must list 1 to %2 places of the shard, got %3")
+                               .arg(path)
+                               .arg(kMaxMirrors)
+                               .arg(data[i].urls.size()));
         for (qsizetype m = 0; m < data[i].urls.size(); ++m)
             if (!ManifestSyntax::isShardUrl(data[i].urls.at(m)))
-                fail(QStringLiteral("%1.urls[%2] must be %3, got \"%4\"")
-                         .arg(path)
-                         .arg(m)
-                         .arg(ManifestSyntax::shardUrlRule(), data[i].urls.at(m)));
+                refuseManifest(QStringLiteral("%1.urls[%2] must be %3, got \"%4\"")
+                                   .arg(path)
+                                   .arg(m)
+                                   .arg(ManifestSyntax::shardUrlRule(), data[i].urls.at(m)));
         requireSha256(path + ".sha256", data[i].sha256);
         requireInteger(path + ".bytes", data[i].bytes, 0, kMaxBytes);
         requireNumber(path + ".weight", data[i].weight, data[i].weight > 0.0 && data[i].weight <= 1000.0,
@@ -288,12 +295,12 @@ void validateData(const std::vector<DataShard>& data) {
 
 void validateCoordinators(const QStringList& coordinators) {
     if (coordinators.isEmpty())
-        fail(QStringLiteral("coordinators must list at least one HOST:PORT address"));
+        refuseManifest(QStringLiteral("coordinators must list at least one HOST:PORT address"));
     for (qsizetype i = 0; i < coordinators.size(); ++i) {
         if (!ManifestSyntax::isHostPort(coordinators.at(i)))
-            fail(QStringLiteral("coordinators[%1] must be %2, got \"%3\"")
-                     .arg(i)
-                     .arg(ManifestSyntax::hostPortRule(), coordinators.at(i)));
+            refuseManifest(QStringLiteral("coordinators[%1] must be %2, got \"%3\"")
+                               .arg(i)
+                               .arg(ManifestSyntax::hostPortRule(), coordinators.at(i)));
     }
     requireDistinct(coordinators, QStringLiteral("coordinators[%1]"));
 }
@@ -304,8 +311,9 @@ RunManifest RunManifest::fromJson(const QJsonObject& json) {
     ManifestObjectReader reader(json, QString());
     const QString format = reader.string("format");
     if (format != QLatin1String(kFormat))
-        fail(QStringLiteral("format must be \"%1\" (the manifest format this Sahaj reads), got \"%2\"")
-                 .arg(QLatin1String(kFormat), format));
+        refuseManifest(
+            QStringLiteral("format must be \"%1\" (the manifest format this Sahaj reads), got \"%2\"")
+                .arg(QLatin1String(kFormat), format));
     RunManifest manifest;
     manifest.runId = reader.string("run_id");
     manifest.model = modelFromJson(reader.required("model"));
@@ -411,11 +419,12 @@ QString RunManifest::sha256Hex() const {
 
 void RunManifest::validate() const {
     if (!ManifestSyntax::isRunId(runId))
-        fail(QStringLiteral("run_id must be %1, got \"%2\"").arg(ManifestSyntax::runIdRule(), runId));
+        refuseManifest(
+            QStringLiteral("run_id must be %1, got \"%2\"").arg(ManifestSyntax::runIdRule(), runId));
     try {
         model.validate();
     } catch (const std::invalid_argument& e) {
-        fail(QStringLiteral("model: ") + QString::fromUtf8(e.what()));
+        refuseManifest(QStringLiteral("model: ") + QString::fromUtf8(e.what()));
     }
     validateTokenizer(tokenizer);
     validateTraining(training, model);
@@ -423,18 +432,20 @@ void RunManifest::validate() const {
     validateCoordinators(coordinators);
     // A 32-byte key is written like a SHA-256: 64 lowercase hex digits.
     if (!organiser.isEmpty() && !ManifestSyntax::isSha256Hex(organiser))
-        fail(QStringLiteral("organiser must be an Ed25519 public key in 64 lowercase hexadecimal digits, "
-                            "got \"%1\"")
-                 .arg(organiser.left(80)));
+        refuseManifest(
+            QStringLiteral("organiser must be an Ed25519 public key in 64 lowercase hexadecimal digits, "
+                           "got \"%1\"")
+                .arg(organiser.left(80)));
     if (!authCurveKey.isEmpty() && !ManifestSyntax::isSha256Hex(authCurveKey))
-        fail(QStringLiteral("auth_curve_key must be a CURVE public key in 64 lowercase hexadecimal digits, "
-                            "got \"%1\"")
-                 .arg(authCurveKey.left(80)));
+        refuseManifest(
+            QStringLiteral("auth_curve_key must be a CURVE public key in 64 lowercase hexadecimal digits, "
+                           "got \"%1\"")
+                .arg(authCurveKey.left(80)));
     if (!authEndpoint.isEmpty() && !ManifestSyntax::isHostPort(authEndpoint))
-        fail(QStringLiteral("auth_endpoint must be %1, got \"%2\"")
-                 .arg(ManifestSyntax::hostPortRule(), authEndpoint));
+        refuseManifest(QStringLiteral("auth_endpoint must be %1, got \"%2\"")
+                           .arg(ManifestSyntax::hostPortRule(), authEndpoint));
     if (!authEndpoint.isEmpty() && authCurveKey.isEmpty())
-        fail(QStringLiteral(
+        refuseManifest(QStringLiteral(
             "auth_endpoint needs auth_curve_key: a volunteer must know whom it asks for a token"));
 }
 

@@ -18,19 +18,19 @@ struct FileDigest {
     qint64 bytes = 0;
 };
 
-[[noreturn]] void fail(const QString& message) {
+[[noreturn]] void failShard(const QString& message) {
     throw std::runtime_error(message.toStdString());
 }
 
 FileDigest digest(const QString& path) {
     const QFileInfo info(path);
     if (!info.exists())
-        fail(QStringLiteral("'%1' does not exist").arg(path));
+        failShard(QStringLiteral("'%1' does not exist").arg(path));
     if (!info.isFile())
-        fail(QStringLiteral("'%1' is not a file").arg(path));
+        failShard(QStringLiteral("'%1' is not a file").arg(path));
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        fail(QStringLiteral("cannot open '%1': %2").arg(path, file.errorString()));
+        failShard(QStringLiteral("cannot open '%1': %2").arg(path, file.errorString()));
     constexpr qint64 kChunk = 1 << 20;
     QByteArray buffer(kChunk, Qt::Uninitialized);
     security::Sha256 hash;
@@ -38,7 +38,7 @@ FileDigest digest(const QString& path) {
     for (;;) {
         const qint64 read = file.read(buffer.data(), kChunk);
         if (read < 0)
-            fail(QStringLiteral("cannot read '%1': %2").arg(path, file.errorString()));
+            failShard(QStringLiteral("cannot read '%1': %2").arg(path, file.errorString()));
         if (read == 0)
             break;
         hash.add(QByteArrayView(buffer.constData(), read));
@@ -92,23 +92,24 @@ std::optional<QString> ShardVerifier::findInFolder(const DataShard& shard, const
 void ShardVerifier::verifyFile(const DataShard& shard, const QString& path) {
     const QFileInfo info(path);
     if (!info.exists())
-        fail(QStringLiteral("shard %1: the file '%2' is missing").arg(shard.name(), path));
+        failShard(QStringLiteral("shard %1: the file '%2' is missing").arg(shard.name(), path));
     // The size is free to check and catches a truncated or swapped file before hashing all of it.
     if (info.isFile() && info.size() != shard.bytes)
-        fail(QStringLiteral("shard %1: '%2' has %3 bytes, the run manifest says %4")
-                 .arg(shard.name(), path)
-                 .arg(info.size())
-                 .arg(shard.bytes));
+        failShard(QStringLiteral("shard %1: '%2' has %3 bytes, the run manifest says %4")
+                      .arg(shard.name(), path)
+                      .arg(info.size())
+                      .arg(shard.bytes));
     FileDigest actual;
     try {
         actual = digest(path);
     } catch (const std::runtime_error& e) {
-        fail(QStringLiteral("shard %1: %2").arg(shard.name(), QString::fromUtf8(e.what())));
+        failShard(QStringLiteral("shard %1: %2").arg(shard.name(), QString::fromUtf8(e.what())));
     }
     if (actual.sha256 != shard.sha256)
-        fail(QStringLiteral("shard %1: '%2' has SHA-256 %3, the run manifest says %4 (the file changed, or "
-                            "it is not this run's shard)")
-                 .arg(shard.name(), path, actual.sha256, shard.sha256));
+        failShard(
+            QStringLiteral("shard %1: '%2' has SHA-256 %3, the run manifest says %4 (the file changed, or "
+                           "it is not this run's shard)")
+                .arg(shard.name(), path, actual.sha256, shard.sha256));
 }
 
 bool ShardVerifier::verify(const DataShard& shard) {

@@ -1,6 +1,7 @@
 #include "core/security/AllowList.h"
 
 #include "core/security/ListFileLines.h"
+#include "core/security/RuntimeFailure.h"
 #include "core/security/SecretFile.h"
 #include "core/security/Username.h"
 
@@ -25,10 +26,6 @@ constexpr std::uint32_t kHashBytes = 32;
 constexpr std::uint32_t kMaxIterations = 100;
 constexpr std::uint32_t kMaxMemoryKiB = 4 * 1024 * 1024;
 constexpr std::uint32_t kMaxParallelism = 64;
-
-[[noreturn]] void fail(const QString& message) {
-    throw std::runtime_error(message.toStdString());
-}
 
 // Empty when the cost is one Argon2 accepts and within the bounds above, otherwise what is wrong.
 QString costProblem(quint64 iterations, quint64 memoryKiB, quint64 parallelism) {
@@ -97,7 +94,7 @@ QList<Line> parse(const QByteArray& content, const QString& path) {
 QByteArray hashPassword(QByteArrayView password, const AllowList::Cost& cost) {
     unsigned char salt[kSaltBytes];
     if (RAND_bytes(salt, sizeof salt) != 1)
-        fail(QStringLiteral("cannot draw a random salt from OpenSSL"));
+        failWith(QStringLiteral("cannot draw a random salt from OpenSSL"));
     QByteArray encoded(
         static_cast<qsizetype>(argon2_encodedlen(cost.iterations, cost.memoryKiB, cost.parallelism,
                                                  kSaltBytes, kHashBytes, Argon2_id)),
@@ -108,8 +105,8 @@ QByteArray hashPassword(QByteArrayView password, const AllowList::Cost& cost) {
                               encoded.data(), static_cast<size_t>(encoded.size()));
     OPENSSL_cleanse(salt, sizeof salt);
     if (status != ARGON2_OK)
-        fail(QStringLiteral("Argon2id hashing failed: %1")
-                 .arg(QString::fromLatin1(argon2_error_message(status))));
+        failWith(QStringLiteral("Argon2id hashing failed: %1")
+                     .arg(QString::fromLatin1(argon2_error_message(status))));
     encoded.truncate(encoded.indexOf('\0')); // the buffer is sized for the longest form; the text ends at NUL
     return encoded;
 }

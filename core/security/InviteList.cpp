@@ -1,6 +1,7 @@
 #include "core/security/InviteList.h"
 
 #include "core/security/ListFileLines.h"
+#include "core/security/RuntimeFailure.h"
 #include "core/security/SecretFile.h"
 
 #include <QByteArray>
@@ -16,15 +17,11 @@ namespace sahaj::security {
 
 namespace {
 
-const QString kWhat = QStringLiteral("invite list");
+const QString kInviteListWhat = QStringLiteral("invite list");
 
 constexpr int kCodeBytes = 16;
 constexpr const char* kUnused = "unused";
 constexpr const char* kUsed = "used";
-
-[[noreturn]] void fail(const QString& message) {
-    throw std::runtime_error(message.toStdString());
-}
 
 bool isLowerHex(QByteArrayView text) {
     for (const char c : text)
@@ -34,17 +31,17 @@ bool isLowerHex(QByteArrayView text) {
 }
 
 // One line of the file: the text as written (kept on rewrite) and, for an entry, its hash and state.
-struct Line {
+struct InviteLine {
     QByteArray text;
     QByteArray hash; // empty for a blank or comment line
     bool used = false;
 };
 
-QList<Line> parse(const QByteArray& content, const QString& path) {
-    ListFileLines texts(content, kWhat, path);
-    QList<Line> lines;
+QList<InviteLine> parseInvites(const QByteArray& content, const QString& path) {
+    ListFileLines texts(content, kInviteListWhat, path);
+    QList<InviteLine> lines;
     for (qsizetype i = 0; i < texts.size(); ++i) {
-        Line line{texts.at(i), {}, false};
+        InviteLine line{texts.at(i), {}, false};
         const QByteArray body = line.text.trimmed();
         if (body.isEmpty() || body.startsWith('#')) {
             lines.append(line);
@@ -64,18 +61,18 @@ QList<Line> parse(const QByteArray& content, const QString& path) {
 }
 
 // The file holds hashes only (a copy admits nobody), and may be written by hand: any mode is accepted.
-SecretFile listFile(const QString& path) {
-    return SecretFile(path, kWhat, InviteList::kMaxFileBytes, SecretFile::Access::Unchecked);
+SecretFile inviteListFile(const QString& path) {
+    return SecretFile(path, kInviteListWhat, InviteList::kMaxFileBytes, SecretFile::Access::Unchecked);
 }
 
-QList<Line> readLines(const QString& path, bool mustExist) {
-    const SecretFile file = listFile(path);
-    return parse(mustExist ? file.readExisting() : file.read().value_or(QByteArray()), path);
+QList<InviteLine> readLines(const QString& path, bool mustExist) {
+    const SecretFile file = inviteListFile(path);
+    return parseInvites(mustExist ? file.readExisting() : file.read().value_or(QByteArray()), path);
 }
 
-QByteArray serialise(const QList<Line>& lines) {
+QByteArray serialise(const QList<InviteLine>& lines) {
     QByteArray content;
-    for (const Line& line : lines) {
+    for (const InviteLine& line : lines) {
         if (line.hash.isEmpty())
             content += line.text + '\n';
         else
@@ -123,21 +120,21 @@ QStringList InviteList::addInvites(const QString& path, int count) {
                                         .arg(kMaxInvitesPerCall)
                                         .arg(count)
                                         .toStdString());
-    const auto lock = listFile(path).lock();
-    QList<Line> lines = readLines(path, false);
+    const auto lock = inviteListFile(path).lock();
+    QList<InviteLine> lines = readLines(path, false);
     if (lines.isEmpty())
         lines.append({"# Sahaj invite codes: the SHA-256 of each code and whether it was used", {}, false});
     QStringList codes;
     for (int i = 0; i < count; ++i) {
         unsigned char bytes[kCodeBytes];
         if (RAND_bytes(bytes, sizeof bytes) != 1)
-            fail(QStringLiteral("cannot draw random invite codes from OpenSSL"));
+            failWith(QStringLiteral("cannot draw random invite codes from OpenSSL"));
         const QByteArrayView view(bytes, sizeof bytes);
         lines.append({{}, hashOf(view), false});
         codes.append(spell(view));
         OPENSSL_cleanse(bytes, sizeof bytes);
     }
-    listFile(path).replace(serialise(lines));
+    inviteListFile(path).replace(serialise(lines));
     return codes;
 }
 
@@ -151,16 +148,16 @@ bool InviteList::redeem(const QString& code) const {
     if (bytes.isEmpty())
         return false;
     const QByteArray hash = hashOf(bytes);
-    const auto lock = listFile(path_).lock();
-    QList<Line> lines = readLines(path_, true);
-    for (Line& line : lines) {
+    const auto lock = inviteListFile(path_).lock();
+    QList<InviteLine> lines = readLines(path_, true);
+    for (InviteLine& line : lines) {
         if (line.hash != hash)
             continue;
         if (line.used)
             return false;
         line.used = true;
         // Written before answering: once true is returned, the file already holds "used".
-        listFile(path_).replace(serialise(lines));
+        inviteListFile(path_).replace(serialise(lines));
         return true;
     }
     return false;
@@ -168,7 +165,7 @@ bool InviteList::redeem(const QString& code) const {
 
 int InviteList::unusedCount() const {
     int unused = 0;
-    for (const Line& line : readLines(path_, true))
+    for (const InviteLine& line : readLines(path_, true))
         unused += !line.hash.isEmpty() && !line.used;
     return unused;
 }

@@ -1,6 +1,7 @@
 #include "core/security/PeerIdentity.h"
 
 #include "core/security/OpenSslHandles.h"
+#include "core/security/RuntimeFailure.h"
 
 #include <openssl/err.h>
 
@@ -8,14 +9,6 @@
 #include <utility>
 
 namespace sahaj::security {
-
-namespace {
-
-[[noreturn]] void fail(const QString& message) {
-    throw std::runtime_error(message.toStdString());
-}
-
-} // namespace
 
 PeerIdentity::PeerIdentity(PrivateKey key)
     : key_(std::move(key)), id_(PeerId::fromBytes(key_.rawPublicKey())) {}
@@ -30,7 +23,8 @@ QByteArray PeerIdentity::sign(QByteArrayView message) const {
                        reinterpret_cast<const unsigned char*>(message.data()),
                        static_cast<size_t>(message.size())) != 1 ||
         length != static_cast<size_t>(kSignatureSize))
-        fail(QStringLiteral("Ed25519 signing failed: %1").arg(QString::fromStdString(takeOpenSslErrors())));
+        failWith(
+            QStringLiteral("Ed25519 signing failed: %1").arg(QString::fromStdString(takeOpenSslErrors())));
     return signature;
 }
 

@@ -1,6 +1,7 @@
 #include "core/security/PrivateKey.h"
 
 #include "core/security/OpenSslHandles.h"
+#include "core/security/RuntimeFailure.h"
 #include "core/security/SecretFile.h"
 
 #include <QDir>
@@ -13,10 +14,6 @@
 namespace sahaj::security {
 
 namespace {
-
-[[noreturn]] void fail(const QString& message) {
-    throw std::runtime_error(message.toStdString());
-}
 
 QString openSslReason() {
     return QString::fromStdString(takeOpenSslErrors());
@@ -52,34 +49,34 @@ PrivateKey::PrivateKey(Key key, const QString& origin, const Kind& kind)
     : key_(std::move(key)), label_(QString::fromLatin1(kind.label)) {
     if (EVP_PKEY_is_a(key_.get(), kind.algorithm) != 1) {
         const char* type = EVP_PKEY_get0_type_name(key_.get());
-        fail(QStringLiteral("%1 holds a key of type %2; a %3 is an %4 key")
-                 .arg(origin, QString::fromLatin1(type ? type : "unknown"), QString::fromUtf8(kind.purpose),
-                      label_));
+        failWith(QStringLiteral("%1 holds a key of type %2; a %3 is an %4 key")
+                     .arg(origin, QString::fromLatin1(type ? type : "unknown"),
+                          QString::fromUtf8(kind.purpose), label_));
     }
 }
 
 PrivateKey PrivateKey::generate(const Kind& kind) {
     Key key(EVP_PKEY_Q_keygen(nullptr, nullptr, kind.algorithm));
     if (!key)
-        fail(QStringLiteral("cannot generate an %1 key: %2")
-                 .arg(QString::fromLatin1(kind.label), openSslReason()));
+        failWith(QStringLiteral("cannot generate an %1 key: %2")
+                     .arg(QString::fromLatin1(kind.label), openSslReason()));
     return PrivateKey(std::move(key), QStringLiteral("the generated key"), kind);
 }
 
 PrivateKey PrivateKey::fromPem(QByteArrayView pem, const QString& origin, const Kind& kind) {
     if (pem.size() > kMaxPemBytes)
-        fail(
+        failWith(
             QStringLiteral("%1 is %2 bytes, too large to be a key").arg(origin, QString::number(pem.size())));
     // An empty view may have no data pointer, which OpenSSL takes for "no buffer".
     BioHandle bio(BIO_new_mem_buf(pem.isEmpty() ? "" : pem.data(), static_cast<int>(pem.size())));
     if (!bio)
-        fail(QStringLiteral("cannot read %1: out of memory").arg(origin));
+        failWith(QStringLiteral("cannot read %1: out of memory").arg(origin));
     Key key(PEM_read_bio_PrivateKey(bio.get(), nullptr, refusePassphrase, nullptr));
     if (!key)
-        fail(QStringLiteral(
-                 "%1 is not a readable unencrypted PEM private key (%2). Sahaj never replaces a key "
-                 "file: restore it from a backup, or delete it to start with %3")
-                 .arg(origin, openSslReason(), QString::fromUtf8(kind.fresh)));
+        failWith(QStringLiteral(
+                     "%1 is not a readable unencrypted PEM private key (%2). Sahaj never replaces a key "
+                     "file: restore it from a backup, or delete it to start with %3")
+                     .arg(origin, openSslReason(), QString::fromUtf8(kind.fresh)));
     return PrivateKey(std::move(key), origin, kind);
 }
 
@@ -89,7 +86,7 @@ PrivateKey PrivateKey::loadOrCreate(const QString& directory, const char* fileNa
         throw std::invalid_argument(
             QStringLiteral("the name of the folder for the %1 is empty").arg(fileKind).toStdString());
     if (!QDir().mkpath(directory))
-        fail(QStringLiteral("cannot create the folder %1 for the %2").arg(directory, fileKind));
+        failWith(QStringLiteral("cannot create the folder %1 for the %2").arg(directory, fileKind));
     const SecretFile file(QDir(directory).filePath(QString::fromUtf8(fileName)), fileKind, kMaxPemBytes,
                           SecretFile::Access::OwnerOnly);
     const QString origin = QStringLiteral("%1 %2").arg(fileKind, file.path());
@@ -104,13 +101,13 @@ PrivateKey PrivateKey::loadOrCreate(const QString& directory, const char* fileNa
     // Another process created the file between our check and our write: its key is the one to use.
     if (auto theirs = file.read())
         return fromPem(*theirs, origin, kind);
-    fail(QStringLiteral("%1 vanished while being created").arg(origin));
+    failWith(QStringLiteral("%1 vanished while being created").arg(origin));
 }
 
 QByteArray PrivateKey::toPem() const {
     BioHandle bio(BIO_new(BIO_s_mem()));
     if (!bio || PEM_write_bio_PrivateKey(bio.get(), key_.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1)
-        fail(QStringLiteral("cannot encode the %1 key: %2").arg(label_, openSslReason()));
+        failWith(QStringLiteral("cannot encode the %1 key: %2").arg(label_, openSslReason()));
     char* data = nullptr;
     const long size = BIO_get_mem_data(bio.get(), &data);
     QByteArray pem(data, static_cast<qsizetype>(size));
@@ -121,14 +118,15 @@ QByteArray PrivateKey::toPem() const {
 QByteArray PrivateKey::rawPublicKey() const {
     QByteArray raw = rawHalf(key_.get(), EVP_PKEY_get_raw_public_key);
     if (raw.isEmpty())
-        fail(QStringLiteral("cannot read the public half of the %1 key: %2").arg(label_, openSslReason()));
+        failWith(
+            QStringLiteral("cannot read the public half of the %1 key: %2").arg(label_, openSslReason()));
     return raw;
 }
 
 QByteArray PrivateKey::rawPrivateKey() const {
     QByteArray raw = rawHalf(key_.get(), EVP_PKEY_get_raw_private_key);
     if (raw.isEmpty())
-        fail(QStringLiteral("cannot read the %1 secret key: %2").arg(label_, openSslReason()));
+        failWith(QStringLiteral("cannot read the %1 secret key: %2").arg(label_, openSslReason()));
     return raw;
 }
 

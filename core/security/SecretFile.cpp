@@ -1,5 +1,7 @@
 #include "core/security/SecretFile.h"
 
+#include "core/security/RuntimeFailure.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -22,10 +24,6 @@ namespace sahaj::security {
 
 namespace {
 
-[[noreturn]] void fail(const QString& message) {
-    throw std::runtime_error(message.toStdString());
-}
-
 std::filesystem::path nativePath(const QString& path) {
     return std::filesystem::path(path.toStdU16String());
 }
@@ -35,8 +33,8 @@ std::filesystem::path nativePath(const QString& path) {
 unsigned modeOf(const QString& path, const QString& describe) {
     struct stat status {};
     if (::stat(QFile::encodeName(path).constData(), &status) != 0)
-        fail(QStringLiteral("cannot inspect %1: %2")
-                 .arg(describe, QString::fromLocal8Bit(std::strerror(errno))));
+        failWith(QStringLiteral("cannot inspect %1: %2")
+                     .arg(describe, QString::fromLocal8Bit(std::strerror(errno))));
     return static_cast<unsigned>(status.st_mode & 0777);
 }
 
@@ -61,28 +59,29 @@ std::optional<QByteArray> SecretFile::read() const {
     if (!info.exists())
         return std::nullopt;
     if (!info.isFile())
-        fail(QStringLiteral("%1 is not a regular file").arg(describe));
+        failWith(QStringLiteral("%1 is not a regular file").arg(describe));
 #ifdef Q_OS_UNIX
     if (access_ == Access::OwnerOnly) {
         const unsigned mode = modeOf(path_, describe);
         if ((mode & 077) != 0)
-            fail(QStringLiteral("%1 is accessible to other users (mode %2); a secret must be readable by its "
-                                "owner only: run `chmod 600 %3`")
-                     .arg(describe, QStringLiteral("%1").arg(mode, 4, 8, QLatin1Char('0')), path_));
+            failWith(
+                QStringLiteral("%1 is accessible to other users (mode %2); a secret must be readable by its "
+                               "owner only: run `chmod 600 %3`")
+                    .arg(describe, QStringLiteral("%1").arg(mode, 4, 8, QLatin1Char('0')), path_));
     }
 #endif
     if (info.size() > maxBytes_)
-        fail(QStringLiteral("%1 is %2 bytes, more than the %3 allowed")
-                 .arg(describe, QString::number(info.size()), QString::number(maxBytes_)));
+        failWith(QStringLiteral("%1 is %2 bytes, more than the %3 allowed")
+                     .arg(describe, QString::number(info.size()), QString::number(maxBytes_)));
     QFile file(path_);
     if (!file.open(QIODevice::ReadOnly))
-        fail(QStringLiteral("cannot read %1: %2").arg(describe, file.errorString()));
+        failWith(QStringLiteral("cannot read %1: %2").arg(describe, file.errorString()));
     // Read one byte past the bound: the file may have grown since the size check.
     QByteArray content = file.read(maxBytes_ + 1);
     if (file.error() != QFileDevice::NoError)
-        fail(QStringLiteral("cannot read %1: %2").arg(describe, file.errorString()));
+        failWith(QStringLiteral("cannot read %1: %2").arg(describe, file.errorString()));
     if (content.size() > maxBytes_)
-        fail(
+        failWith(
             QStringLiteral("%1 is more than the %2 bytes allowed").arg(describe, QString::number(maxBytes_)));
     return content;
 }
@@ -90,7 +89,7 @@ std::optional<QByteArray> SecretFile::read() const {
 QByteArray SecretFile::readExisting() const {
     auto content = read();
     if (!content)
-        fail(QStringLiteral("%1 %2 does not exist").arg(what_, path_));
+        failWith(QStringLiteral("%1 %2 does not exist").arg(what_, path_));
     return std::move(*content);
 }
 
@@ -132,7 +131,7 @@ std::unique_ptr<QLockFile> SecretFile::lock(int timeoutMs) const {
         const QString reason = lock->error() == QLockFile::LockFailedError
                                    ? QStringLiteral("another process holds %1.lock").arg(path_)
                                    : QStringLiteral("cannot create %1.lock").arg(path_);
-        fail(QStringLiteral("cannot update %1 %2: %3").arg(what_, path_, reason));
+        failWith(QStringLiteral("cannot update %1 %2: %3").arg(what_, path_, reason));
     }
     return lock;
 }
@@ -165,7 +164,7 @@ QString SecretFile::writeTemporary(const QByteArray& content) const {
 }
 
 void SecretFile::failWrite(const QString& reason) const {
-    fail(QStringLiteral("cannot write %1 %2: %3").arg(what_, path_, reason));
+    failWith(QStringLiteral("cannot write %1 %2: %3").arg(what_, path_, reason));
 }
 
 } // namespace sahaj::security

@@ -12,7 +12,7 @@ namespace {
 
 constexpr qint64 kHourMs = 3600 * 1000;
 
-[[noreturn]] void refuse(const QString& problem) {
+[[noreturn]] void refuseBuckets(const QString& problem) {
     throw std::invalid_argument(QStringLiteral("history buckets refused: %1").arg(problem).toStdString());
 }
 
@@ -41,14 +41,14 @@ qint64 BucketCalendar::startOfHour(qint64 timeMs, const QTimeZone& zone) {
 std::vector<qint64> BucketCalendar::edges(qint64 fromMs, qint64 toMs, HistoryBucket::Size size,
                                           const QTimeZone& zone) {
     if (!zone.isValid())
-        refuse(QStringLiteral("the time zone is not valid"));
+        refuseBuckets(QStringLiteral("the time zone is not valid"));
     if (fromMs < 0 || toMs > LedgerLimits::kMaxTimeMs)
-        refuse(QStringLiteral("the range %1..%2 ms is outside 0..%3")
-                   .arg(fromMs)
-                   .arg(toMs)
-                   .arg(LedgerLimits::kMaxTimeMs));
+        refuseBuckets(QStringLiteral("the range %1..%2 ms is outside 0..%3")
+                          .arg(fromMs)
+                          .arg(toMs)
+                          .arg(LedgerLimits::kMaxTimeMs));
     if (fromMs > toMs)
-        refuse(QStringLiteral("the range starts (%1 ms) after it ends (%2 ms)").arg(fromMs).arg(toMs));
+        refuseBuckets(QStringLiteral("the range starts (%1 ms) after it ends (%2 ms)").arg(fromMs).arg(toMs));
     if (fromMs == toMs)
         return {};
     std::vector<qint64> edges;
@@ -68,10 +68,10 @@ std::vector<qint64> BucketCalendar::edges(qint64 fromMs, qint64 toMs, HistoryBuc
         edge = next;
         edges.push_back(edge);
         if (static_cast<qsizetype>(edges.size()) - 1 > kMaxBuckets)
-            refuse(QStringLiteral("the range %1..%2 ms holds more than %3 buckets")
-                       .arg(fromMs)
-                       .arg(toMs)
-                       .arg(kMaxBuckets));
+            refuseBuckets(QStringLiteral("the range %1..%2 ms holds more than %3 buckets")
+                              .arg(fromMs)
+                              .arg(toMs)
+                              .arg(kMaxBuckets));
     }
     return edges;
 }

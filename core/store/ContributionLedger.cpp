@@ -45,7 +45,7 @@ constexpr std::array<const char*, ContributionLedger::kSchemaVersion> kSchemaSte
     )sql",
 };
 
-[[noreturn]] void refuse(const QString& problem) {
+[[noreturn]] void refuseLedger(const QString& problem) {
     throw std::invalid_argument(QStringLiteral("contribution ledger: %1").arg(problem).toStdString());
 }
 
@@ -154,7 +154,7 @@ TransferTotals ContributionLedger::transferSince(qint64 sinceMs) const {
 
 std::vector<EpochContribution> ContributionLedger::lastEpochs(int count) const {
     if (count < 0)
-        refuse(QStringLiteral("cannot list %1 epochs").arg(count));
+        refuseLedger(QStringLiteral("cannot list %1 epochs").arg(count));
     SqliteStatement query = database_.prepare(
         "SELECT time_ms, run_id, epoch, samples, tokens, compute_seconds, batch_share, bytes_sent, "
         "bytes_received, group_size, role FROM epoch_contribution ORDER BY time_ms DESC, id DESC LIMIT ?");
@@ -191,9 +191,9 @@ std::vector<TransferSample> ContributionLedger::transferSamples(qint64 fromMs, q
 
 qint64 ContributionLedger::pruneTransferSamples(qint64 nowMs, int keepDays) {
     if (nowMs < 0 || nowMs > LedgerLimits::kMaxTimeMs)
-        refuse(QStringLiteral("time %1 ms is outside 0..%2").arg(nowMs).arg(LedgerLimits::kMaxTimeMs));
+        refuseLedger(QStringLiteral("time %1 ms is outside 0..%2").arg(nowMs).arg(LedgerLimits::kMaxTimeMs));
     if (keepDays < 0)
-        refuse(QStringLiteral("cannot keep %1 days of transfer samples").arg(keepDays));
+        refuseLedger(QStringLiteral("cannot keep %1 days of transfer samples").arg(keepDays));
     // int days fit: INT_MAX days of ms is about 1.9e17, far below the 64-bit range.
     SqliteStatement prune = database_.prepare("DELETE FROM transfer_sample WHERE time_ms < ?");
     prune.bindInt64(1, nowMs - qint64{keepDays} * kDayMs);

@@ -10,7 +10,7 @@ namespace sahaj::store {
 
 namespace {
 
-[[noreturn]] void refuse(const QString& problem) {
+[[noreturn]] void refuseSample(const QString& problem) {
     throw std::invalid_argument(QStringLiteral("transfer sample refused: %1").arg(problem).toStdString());
 }
 
@@ -18,11 +18,11 @@ namespace {
 
 void TransferSample::validate() const {
     if (timeMs < 0 || timeMs > LedgerLimits::kMaxTimeMs)
-        refuse(QStringLiteral("time %1 ms is outside 0..%2").arg(timeMs).arg(LedgerLimits::kMaxTimeMs));
+        refuseSample(QStringLiteral("time %1 ms is outside 0..%2").arg(timeMs).arg(LedgerLimits::kMaxTimeMs));
     if (upBytes < 0)
-        refuse(QStringLiteral("up bytes is negative (%1)").arg(upBytes));
+        refuseSample(QStringLiteral("up bytes is negative (%1)").arg(upBytes));
     if (downBytes < 0)
-        refuse(QStringLiteral("down bytes is negative (%1)").arg(downBytes));
+        refuseSample(QStringLiteral("down bytes is negative (%1)").arg(downBytes));
 }
 
 } // namespace sahaj::store

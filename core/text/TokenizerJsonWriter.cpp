@@ -9,7 +9,7 @@ namespace sahaj::text {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 
 // The pipeline sections of the sahajBERT tokenizer.json (DeDLOC, Apache-2.0), unchanged. Only these
 // small sections are embedded; the vocabulary comes from training.
@@ -64,17 +64,17 @@ QByteArray TokenizerJsonWriter::write(const std::vector<Piece>& pieces) {
                                         " must be " + specials[i].first + ", got " + pieces[i].first);
     }
     std::set<std::string> seen;
-    Json vocab = Json::array();
+    OrderedJson vocab = OrderedJson::array();
     for (const auto& [piece, score] : pieces) {
         if (piece.empty())
             throw std::invalid_argument("tokenizer.json: empty vocabulary piece");
         if (!seen.insert(piece).second)
             throw std::invalid_argument("tokenizer.json: duplicate vocabulary piece '" + piece + "'");
-        vocab.push_back(Json::array({piece, score}));
+        vocab.push_back(OrderedJson::array({piece, score}));
     }
 
-    const Json pipeline = Json::parse(kPipeline);
-    Json json;
+    const OrderedJson pipeline = OrderedJson::parse(kPipeline);
+    OrderedJson json;
     // Key order as the tokenizers library writes it.
     json["version"] = "1.0";
     json["truncation"] = nullptr;
@@ -84,8 +84,8 @@ QByteArray TokenizerJsonWriter::write(const std::vector<Piece>& pieces) {
     json["pre_tokenizer"] = pipeline["pre_tokenizer"];
     json["post_processor"] = pipeline["post_processor"];
     json["decoder"] = pipeline["decoder"];
-    json["model"] = Json{{"type", "Unigram"}, {"unk_id", 1}, {"vocab", std::move(vocab)}};
-    const std::string text = json.dump(2, ' ', false, Json::error_handler_t::strict) + "\n";
+    json["model"] = OrderedJson{{"type", "Unigram"}, {"unk_id", 1}, {"vocab", std::move(vocab)}};
+    const std::string text = json.dump(2, ' ', false, OrderedJson::error_handler_t::strict) + "\n";
     return QByteArray::fromStdString(text);
 }
 

@@ -1,4 +1,5 @@
 #include "ui/panels/BandwidthPanel.h"
+#include "ui/Durations.h"
 
 #include "ui/format/Figures.h"
 #include "ui/widgets/RoundShareBars.h"
@@ -18,9 +19,6 @@
 namespace sahaj::ui {
 
 namespace {
-
-constexpr qint64 kMinuteMs = 60'000;
-constexpr qint64 kHourMs = 60 * kMinuteMs;
 
 QLabel* figureLabel(QWidget* parent, const char* name) {
     auto* label = new QLabel(parent);

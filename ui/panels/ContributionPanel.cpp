@@ -1,4 +1,5 @@
 #include "ui/panels/ContributionPanel.h"
+#include "ui/Durations.h"
 
 #include "core/engine/EngineFacade.h"
 #include "core/store/EpochContribution.h"
@@ -29,8 +30,6 @@ namespace sahaj::ui {
 
 namespace {
 
-constexpr qint64 kHourMs = 3600 * 1000;
-constexpr qint64 kDayMs = 24 * kHourMs;
 // A label under every sixth hour bar and every fifth day bar: more would overlap at the window's width.
 constexpr int kHourLabelStep = 6;
 constexpr int kDayLabelStep = 5;

@@ -1,4 +1,5 @@
 #include "ui/widgets/SpeedPlotView.h"
+#include "ui/Durations.h"
 
 #include "ui/format/Figures.h"
 
@@ -16,7 +17,6 @@ namespace {
 
 constexpr int kGridDivisions = 4;
 constexpr int kTimeTicks = 5;
-constexpr qint64 kDayMs = 24 * 3600 * 1000;
 
 } // namespace
 
