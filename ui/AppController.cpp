@@ -1,7 +1,7 @@
 #include "ui/AppController.h"
-#include "ui/Durations.h"
 
 #include "core/store/BucketCalendar.h"
+#include "ui/Durations.h"
 
 #include <QDateTime>
 #include <QLocale>

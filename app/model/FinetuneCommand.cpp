@@ -189,15 +189,14 @@ int FinetuneCommand::run(const QCommandLineParser& parser) {
         throw std::runtime_error("cannot create " + outDir.path().toStdString());
 
     const QString metric = eval::FinetuneOptions::metricName(options.task);
-    CommandLine::out() << "finetune: task=" << eval::FinetuneOptions::taskName(options.task)
-                       << " labels=" << task.labels.size() << " train=" << task.train.size()
-                       << " dev=" << task.dev.size() << " test=" << task.test.size()
-                       << " lr=" << options.learningRate << " batch=" << options.batchSize
-                       << " micro_batch=" << options.effectiveMicroBatchSize()
-                       << " max_length=" << options.maxLength << " epochs<=" << options.maxEpochs
-                       << " device=" << QString::fromStdString(options.device)
-                       << " threads=" << at::get_num_threads() << "\n";
-    CommandLine::out().flush();
+    QTextStream& out = CommandLine::out();
+    out << "finetune: task=" << eval::FinetuneOptions::taskName(options.task)
+        << " labels=" << task.labels.size() << " train=" << task.train.size() << " dev=" << task.dev.size()
+        << " test=" << task.test.size() << " lr=" << options.learningRate << " batch=" << options.batchSize
+        << " micro_batch=" << options.effectiveMicroBatchSize() << " max_length=" << options.maxLength
+        << " epochs<=" << options.maxEpochs << " device=" << QString::fromStdString(options.device)
+        << " threads=" << at::get_num_threads() << "\n";
+    out.flush();
 
     eval::FinetuneReport report(options, QString::fromStdString(located.model.string()), task.labels.names(),
                                 eval::FinetuneReport::baseline(options.task, task.train, task.test));
@@ -205,11 +204,10 @@ int FinetuneCommand::run(const QCommandLineParser& parser) {
     for (const std::uint64_t seed : options.seeds) {
         eval::FinetuneRun run(options, config, pretrained, task.labels, seed, c10::Device(options.device));
         const auto onEpoch = [&](const eval::FinetuneEpoch& epoch) {
-            CommandLine::out() << "seed=" << seed << " epoch=" << epoch.epoch
-                               << " train_loss=" << epoch.trainLoss << " dev_" << metric << "="
-                               << epoch.dev.metric << (epoch.best ? " best" : "")
-                               << " seconds=" << QString::number(epoch.seconds, 'f', 1) << "\n";
-            CommandLine::out().flush();
+            out << "seed=" << seed << " epoch=" << epoch.epoch << " train_loss=" << epoch.trainLoss << " dev_"
+                << metric << "=" << epoch.dev.metric << (epoch.best ? " best" : "")
+                << " seconds=" << QString::number(epoch.seconds, 'f', 1) << "\n";
+            out.flush();
         };
         const eval::FinetuneRunResult result =
             run.train(task.train, task.dev, task.test, onEpoch, &StopSignalScope::requested());
@@ -221,21 +219,20 @@ int FinetuneCommand::run(const QCommandLineParser& parser) {
         if (!QFile::copy(tokenizerPath, tokenizerCopy))
             throw std::runtime_error("cannot copy the tokenizer to " + tokenizerCopy.toStdString());
         report.add(result, modelDir);
-        CommandLine::out() << "seed=" << seed << " best_epoch=" << result.bestEpoch << " dev_" << metric
-                           << "=" << result.dev.metric << " test_" << metric << "=" << result.test.metric
-                           << " model=" << modelDir << "\n";
-        CommandLine::out().flush();
+        out << "seed=" << seed << " best_epoch=" << result.bestEpoch << " dev_" << metric << "="
+            << result.dev.metric << " test_" << metric << "=" << result.test.metric << " model=" << modelDir
+            << "\n";
+        out.flush();
         if (StopSignalScope::requested().load()) {
-            CommandLine::out() << "interrupted: reporting the seeds finished so far\n";
+            out << "interrupted: reporting the seeds finished so far\n";
             break;
         }
     }
 
     const QByteArray json = QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented);
     array::AtomicFile::write(outDir.filePath("results.json").toStdString(), json.toStdString());
-    CommandLine::out() << "\n" << report.table() << "\nresults=" << outDir.filePath("results.json") << "\n";
-    CommandLine::out() << QJsonDocument(report.toJson(/*withHistory=*/false)).toJson(QJsonDocument::Compact)
-                       << "\n";
+    out << "\n" << report.table() << "\nresults=" << outDir.filePath("results.json") << "\n";
+    out << QJsonDocument(report.toJson(/*withHistory=*/false)).toJson(QJsonDocument::Compact) << "\n";
     return 0;
 }
 

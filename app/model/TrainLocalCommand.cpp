@@ -151,43 +151,40 @@ int TrainLocalCommand::run(const QCommandLineParser& parser) {
     }
 
     train::LocalTrainer trainer(o);
-    CommandLine::out() << "train-local: config=" << QString::fromStdString(o.configName)
-                       << " parameters=" << trainer.parameterCount()
-                       << " device=" << QString::fromStdString(o.device)
-                       << " threads=" << at::get_num_threads() << " batch=" << o.batchSize
-                       << " micro_batch=" << o.effectiveMicroBatchSize() << " seq=" << o.sequenceLength
-                       << " lr=" << o.lamb.learningRate << " warmup=" << o.warmupSteps
-                       << " schedule_steps=" << o.effectiveScheduleSteps() << " seed=" << o.seed << "\n";
+    QTextStream& out = CommandLine::out();
+    out << "train-local: config=" << QString::fromStdString(o.configName)
+        << " parameters=" << trainer.parameterCount() << " device=" << QString::fromStdString(o.device)
+        << " threads=" << at::get_num_threads() << " batch=" << o.batchSize
+        << " micro_batch=" << o.effectiveMicroBatchSize() << " seq=" << o.sequenceLength
+        << " lr=" << o.lamb.learningRate << " warmup=" << o.warmupSteps
+        << " schedule_steps=" << o.effectiveScheduleSteps() << " seed=" << o.seed << "\n";
     if (o.resume)
-        CommandLine::out() << "resumed step=" << trainer.startStep() << " from="
-                           << QString::fromStdString(
-                                  train::TrainingCheckpoint::directory(o.outputDir).string())
-                           << "\n";
+        out << "resumed step=" << trainer.startStep()
+            << " from=" << QString::fromStdString(train::TrainingCheckpoint::directory(o.outputDir).string())
+            << "\n";
     if (trainer.startStep() >= o.steps)
-        CommandLine::out() << "nothing to do: the run is already at step " << trainer.startStep() << "\n";
-    CommandLine::out().flush();
+        out << "nothing to do: the run is already at step " << trainer.startStep() << "\n";
+    out.flush();
 
     train::LocalTrainer::Callbacks callbacks;
     callbacks.onStep = [&](const train::TrainingStepReport& report) {
         if (report.step % o.logEvery == 0 || report.step == o.steps || report.skipped) {
-            CommandLine::out() << train::TrainingLog::progressLine(report) << "\n";
-            CommandLine::out().flush();
+            out << train::TrainingLog::progressLine(report) << "\n";
+            out.flush();
         }
     };
     callbacks.onCheckpoint = [&](std::int64_t step, const std::filesystem::path& directory) {
-        CommandLine::out() << "checkpoint step=" << step
-                           << " path=" << QString::fromStdString(directory.string()) << "\n";
-        CommandLine::out().flush();
+        out << "checkpoint step=" << step << " path=" << QString::fromStdString(directory.string()) << "\n";
+        out.flush();
     };
 
     const StopSignalScope signals;
     const train::LocalTrainer::Result result = trainer.run(StopSignalScope::requested(), callbacks);
     if (result.interrupted)
-        CommandLine::out() << "interrupted step=" << result.step
-                           << " (checkpoint saved; continue with --resume)\n";
+        out << "interrupted step=" << result.step << " (checkpoint saved; continue with --resume)\n";
     else
-        CommandLine::out() << "done step=" << result.step << "\n";
-    CommandLine::out().flush();
+        out << "done step=" << result.step << "\n";
+    out.flush();
     return 0;
 }
 

@@ -1,9 +1,9 @@
 #include "core/admission/ShardRequestHandler.h"
-#include "core/net/ProtoBytes.h"
 
 #include "core/net/WireLimits.h"
 #include "core/security/AccessToken.h"
 
+#include <QByteArray>
 #include <QFile>
 
 #include <algorithm>
@@ -29,10 +29,10 @@ QString ShardRequestHandler::tokenProblem(const wire::Envelope& request, const s
                                           qint64 nowSeconds) const {
     try {
         const security::AccessToken token =
-            security::AccessToken::fromBytes(net::bytesOf(request.shard_request().token()));
+            security::AccessToken::fromBytes(QByteArray::fromStdString(request.shard_request().token()));
         if (const QString problem = token.check(organiser_, runId_, nowSeconds); !problem.isEmpty())
             return problem;
-        if (token.peer().bytes() != net::bytesOf(request.sender()))
+        if (token.peer().bytes() != QByteArray::fromStdString(request.sender()))
             return QStringLiteral("the token names another peer than the request's sender");
         if (token.curvePublicKey().toHex().toStdString() != connectionUser)
             return QStringLiteral("the token names another CURVE key than its connection");
@@ -56,7 +56,7 @@ ShardRequestHandler::Answer ShardRequestHandler::answer(const wire::Envelope& re
     };
     if (const QString problem = tokenProblem(request, connectionUser, nowSeconds); !problem.isEmpty())
         return refuse(QStringLiteral("not admitted: ") + problem);
-    const QString sha256 = QString::fromLatin1(net::bytesOf(body.sha256()).toHex());
+    const QString sha256 = QString::fromLatin1(QByteArray::fromStdString(body.sha256()).toHex());
     const std::optional<ShardLibrary::Entry> entry = library_.find(sha256);
     if (!entry)
         return refuse(QStringLiteral("this mirror does not serve the file with SHA-256 %1").arg(sha256));

@@ -1,6 +1,4 @@
 #include "core/admission/TokenClient.h"
-#include "core/net/ProtoBytes.h"
-#include "core/net/WallClock.h"
 
 #include "core/admission/TokenRefused.h"
 #include "core/admission/WireRole.h"
@@ -12,6 +10,7 @@
 #include "core/security/PeerIdentity.h"
 #include "core/security/TokenRequestProof.h"
 
+#include <QDateTime>
 #include <QRandomGenerator>
 
 #include <algorithm>
@@ -47,7 +46,7 @@ zmq::message_t requestFrame(const security::PeerIdentity& identity, const QStrin
     fields.curvePublicKey = request.curvePublicKey;
     fields.role = request.role;
     fields.currentToken = request.currentToken;
-    fields.timestampMs = static_cast<std::uint64_t>(net::wallClockMs());
+    fields.timestampMs = static_cast<std::uint64_t>(QDateTime::currentMSecsSinceEpoch());
     fields.nonce = randomNonce();
 
     wire::Envelope envelope;
@@ -83,14 +82,15 @@ QByteArray checkedToken(const std::string& bytes, const security::PeerIdentity& 
     const auto unusable = [](const QString& why) {
         return std::runtime_error(("the token endpoint returned an unusable token: " + why).toStdString());
     };
-    const QByteArray wireForm = net::bytesOf(bytes);
+    const QByteArray wireForm = QByteArray::fromStdString(bytes);
     std::optional<security::AccessToken> token;
     try {
         token = security::AccessToken::fromBytes(wireForm);
     } catch (const std::invalid_argument& e) {
         throw unusable(QString::fromUtf8(e.what()));
     }
-    if (const QString problem = token->check(organiser, runId, net::wallClockMs() / 1000); !problem.isEmpty())
+    if (const QString problem = token->check(organiser, runId, QDateTime::currentMSecsSinceEpoch() / 1000);
+        !problem.isEmpty())
         throw unusable(problem);
     if (token->peer() != identity.id())
         throw unusable(QStringLiteral("it names peer %1, not this peer").arg(token->peer().shortHex()));

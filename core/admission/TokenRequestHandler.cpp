@@ -1,5 +1,4 @@
 #include "core/admission/TokenRequestHandler.h"
-#include "core/net/ProtoBytes.h"
 
 #include "core/admission/WireRole.h"
 #include "core/net/WireLimits.h"
@@ -29,13 +28,13 @@ security::TokenRequestProof::Fields proofFieldsOf(const wire::Envelope& request)
     const wire::TokenRequest& body = request.token_request();
     security::TokenRequestProof::Fields fields;
     fields.runId = QString::fromStdString(request.run_id());
-    fields.sender = security::PeerId::fromBytes(net::bytesOf(request.sender()));
+    fields.sender = security::PeerId::fromBytes(QByteArray::fromStdString(request.sender()));
     fields.username = QString::fromStdString(body.username());
-    fields.curvePublicKey = net::bytesOf(body.curve_key());
+    fields.curvePublicKey = QByteArray::fromStdString(body.curve_key());
     fields.role = tokenRoleOf(body.role()).value_or(security::AccessToken::Role::Coordinator);
-    fields.currentToken = net::bytesOf(body.current_token());
+    fields.currentToken = QByteArray::fromStdString(body.current_token());
     fields.timestampMs = request.timestamp_ms();
-    fields.nonce = net::bytesOf(request.nonce());
+    fields.nonce = QByteArray::fromStdString(request.nonce());
     return fields;
 }
 
@@ -48,7 +47,7 @@ TokenRequestHandler::TokenRequestHandler(security::TokenAuthority authority, Log
 QString TokenRequestHandler::screen(const wire::Envelope& request, const std::string& connectionUser,
                                     std::int64_t nowMs) {
     const wire::TokenRequest& body = request.token_request();
-    if (connectionUser != net::bytesOf(body.curve_key()).toHex().toStdString())
+    if (connectionUser != QByteArray::fromStdString(body.curve_key()).toHex().toStdString())
         return QStringLiteral("the request names another CURVE key than its connection");
 
     // Unsigned arithmetic: a hostile timestamp may be anything up to 2^64 - 1.
@@ -63,7 +62,7 @@ QString TokenRequestHandler::screen(const wire::Envelope& request, const std::st
             .arg(kReplayWindow.count());
 
     const security::TokenRequestProof::Fields fields = proofFieldsOf(request);
-    if (!security::TokenRequestProof::verify(fields.sender, fields, net::bytesOf(body.proof())))
+    if (!security::TokenRequestProof::verify(fields.sender, fields, QByteArray::fromStdString(body.proof())))
         return QStringLiteral("the request's proof is not the sender's signature of the request");
 
     switch (replays_.check(request.sender(), request.nonce(), nowMs)) {
@@ -85,14 +84,14 @@ wire::TokenReply TokenRequestHandler::decide(const wire::Envelope& request, cons
         return refusal(QStringLiteral("a volunteer may ask for the node, client or auxiliary role only"));
     security::TokenAuthority::Request asked;
     asked.username = QString::fromStdString(body.username());
-    asked.secret = net::bytesOf(body.secret());
-    asked.peer = security::PeerId::fromBytes(net::bytesOf(request.sender()));
-    asked.curvePublicKey = net::bytesOf(body.curve_key());
+    asked.secret = QByteArray::fromStdString(body.secret());
+    asked.peer = security::PeerId::fromBytes(QByteArray::fromStdString(request.sender()));
+    asked.curvePublicKey = QByteArray::fromStdString(body.curve_key());
     asked.role = *role;
     asked.address = connectionAddress;
     if (!body.current_token().empty()) {
         try {
-            asked.current = security::AccessToken::fromBytes(net::bytesOf(body.current_token()));
+            asked.current = security::AccessToken::fromBytes(QByteArray::fromStdString(body.current_token()));
         } catch (const std::exception& e) {
             return refusal(QStringLiteral("cannot renew: %1").arg(QString::fromUtf8(e.what())));
         }

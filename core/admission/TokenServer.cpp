@@ -1,5 +1,4 @@
 #include "core/admission/TokenServer.h"
-#include "core/net/WallClock.h"
 
 #include "core/admission/RequesterAddress.h"
 
@@ -9,6 +8,7 @@
 #include "core/net/ZapHandler.h"
 
 #include <QByteArray>
+#include <QDateTime>
 
 #include <exception>
 
@@ -17,7 +17,7 @@ namespace sahaj::admission {
 namespace {
 
 QString hexOf(const std::string& bytes) {
-    return QString::fromLatin1(QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())).toHex());
+    return QString::fromLatin1(QByteArray::fromStdString(bytes).toHex());
 }
 
 // Whom a message came from, for the log: the envelope's sender when the frame parses that far, else the
@@ -136,8 +136,8 @@ void TokenServer::handle(zmq::socket_t& socket, const zmq::message_t& route,
     const QString sender = QStringLiteral("peer %1").arg(hexOf(request.envelope.sender()));
     wire::Envelope envelope;
     envelope.set_request_id(request.envelope.request_id());
-    *envelope.mutable_token_reply() =
-        handler_.answer(request.envelope, connectionUser, connectionAddress, net::wallClockMs());
+    *envelope.mutable_token_reply() = handler_.answer(request.envelope, connectionUser, connectionAddress,
+                                                      QDateTime::currentMSecsSinceEpoch());
     const QString user = net::LogText::of(request.envelope.token_request().username(), 64);
     if (envelope.token_reply().token().empty())
         note(QStringLiteral("token endpoint: refused %1 (user '%2'): %3")
@@ -161,7 +161,7 @@ void TokenServer::serveShard(zmq::socket_t& socket, const zmq::message_t& route,
         refusal.set_refusal("this coordinator serves no data (it was started without --serve-data)");
     } else {
         ShardRequestHandler::Answer answer =
-            shards_->answer(request.envelope, connectionUser, net::wallClockMs() / 1000);
+            shards_->answer(request.envelope, connectionUser, QDateTime::currentMSecsSinceEpoch() / 1000);
         if (!answer.reply.refusal().empty()) // a refused requester gives up: one line per try
             note(QStringLiteral("data mirror: refused %1: %2")
                      .arg(sender, QString::fromStdString(answer.reply.refusal())));

@@ -321,15 +321,15 @@ private:
         return false;
     }
 
-    // A target that did not answer in time, or was between groups (NOT_A_LEADER), while its declaration
-    // is live: it may have been busy with a leader that then failed it, and be leading again a moment
-    // later. Ask it once more after a refresh; the second time it is refused like any other (two honest
-    // peers that had both followed a liar otherwise each ended alone: docs/protocol.md, Group formation).
     // Answers join requests for one refresh interval (within the deadline), before looking again.
     void serveOneRefresh() {
         serveUntil(std::min(deadline_, Clock::now() + options_.refreshInterval), nullptr);
     }
 
+    // A target that did not answer in time, or was between groups (NOT_A_LEADER), while its declaration
+    // is live: it may have been busy with a leader that then failed it, and be leading again a moment
+    // later. Ask it once more after a refresh; the second time it is refused like any other (two honest
+    // peers that had both followed a liar otherwise each ended alone: docs/protocol.md, Group formation).
     bool askAgainLater(const LeaderCandidate& target) {
         if (!askedAgain_.insert(keyOf(target)).second)
             return refuse(target);

@@ -1,4 +1,5 @@
 #include "core/compute/CoreChannel.h"
+
 #include "core/compute/SystemError.h"
 
 #include <algorithm>

@@ -1,8 +1,7 @@
 #include "core/compute/SharedFloats.h"
+
 #include "core/compute/SystemError.h"
 
-#include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <stdexcept>
 #include <sys/mman.h>

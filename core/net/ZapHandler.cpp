@@ -1,7 +1,7 @@
 #include "core/net/ZapHandler.h"
-#include "core/net/WallClock.h"
 
 #include <QByteArray>
+#include <QDateTime>
 
 #include <algorithm>
 #include <stdexcept>
@@ -65,7 +65,7 @@ ZapHandler::~ZapHandler() {
 void ZapHandler::admit(const std::string& curveKey, const std::string& peerId, std::int64_t expiresAtMs) {
     requireKeySize(curveKey, "a CURVE key");
     requireKeySize(peerId, "a peer id");
-    const std::int64_t now = wallClockMs();
+    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
     const std::lock_guard lock(mutex_);
     // Called for every record every read of the DHT brings: the same tokens again and again. The list is
     // swept at most once per kPruneInterval, not at each call.
@@ -82,7 +82,7 @@ void ZapHandler::admit(const std::string& curveKey, const std::string& peerId, s
 }
 
 void ZapHandler::ban(const std::string& peerId, std::int64_t untilMs) {
-    const std::int64_t now = wallClockMs();
+    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
     const std::lock_guard lock(mutex_);
     pruneExpired(now);
     if (untilMs <= now)
@@ -236,7 +236,7 @@ ZapHandler::Verdict ZapHandler::judge(const std::vector<zmq::message_t>& request
 }
 
 ZapHandler::Verdict ZapHandler::judgeRunKey(const std::string& curveKey) {
-    const std::int64_t now = wallClockMs();
+    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
     const std::lock_guard lock(mutex_);
     const auto admission = admitted_.find(curveKey);
     if (admission == admitted_.end())

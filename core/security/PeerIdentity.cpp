@@ -5,7 +5,6 @@
 
 #include <openssl/err.h>
 
-#include <stdexcept>
 #include <utility>
 
 namespace sahaj::security {

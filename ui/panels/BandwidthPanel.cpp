@@ -1,6 +1,6 @@
 #include "ui/panels/BandwidthPanel.h"
-#include "ui/Durations.h"
 
+#include "ui/Durations.h"
 #include "ui/format/Figures.h"
 #include "ui/widgets/RoundShareBars.h"
 

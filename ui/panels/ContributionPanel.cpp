@@ -1,8 +1,8 @@
 #include "ui/panels/ContributionPanel.h"
-#include "ui/Durations.h"
 
 #include "core/engine/EngineFacade.h"
 #include "core/store/EpochContribution.h"
+#include "ui/Durations.h"
 #include "ui/format/Figures.h"
 
 #include <QBarSeries>

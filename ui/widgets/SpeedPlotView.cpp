@@ -1,6 +1,6 @@
 #include "ui/widgets/SpeedPlotView.h"
-#include "ui/Durations.h"
 
+#include "ui/Durations.h"
 #include "ui/format/Figures.h"
 
 #include <QDateTime>
