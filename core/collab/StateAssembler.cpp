@@ -53,6 +53,12 @@ bool StateAssembler::add(const wire::StateChunk& chunk, const zmq::message_t& da
     return true;
 }
 
+std::string StateAssembler::snapshotToAsk() const {
+    if (next_ > 0)
+        return snapshotId_;
+    return expected_ ? expected_->sha256.substr(0, 16) : std::string();
+}
+
 std::string StateAssembler::take() {
     if (!complete_)
         throw std::logic_error("the state download is not complete");

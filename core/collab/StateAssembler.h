@@ -26,6 +26,9 @@ public:
     bool add(const wire::StateChunk& chunk, const zmq::message_t& data);
 
     std::uint32_t nextChunk() const { return next_; }
+    // The snapshot to ask the donor for: the one vouched for before the first chunk, then the one it came
+    // from (empty: whatever the donor serves newest).
+    std::string snapshotToAsk() const;
     bool complete() const { return complete_; }
     std::uint64_t epoch() const { return epoch_; }
     // The verified bytes (once complete); moves them out.

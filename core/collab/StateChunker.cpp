@@ -28,7 +28,7 @@ wire::StateChunk StateChunker::header(std::uint32_t index) const {
     chunk.set_epoch(epoch_);
     chunk.set_chunk(index);
     chunk.set_chunks(chunks_);
-    chunk.set_snapshot_id(sha256_.substr(0, 16));
+    chunk.set_snapshot_id(snapshotId());
     if (index + 1 == chunks_)
         chunk.set_sha256(sha256_);
     return chunk;

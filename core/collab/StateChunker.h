@@ -26,6 +26,8 @@ public:
     std::uint32_t chunks() const { return chunks_; }
     std::uint64_t epoch() const { return epoch_; }
     const std::string& sha256() const { return sha256_; }
+    // What every chunk's header names it by: the first 16 bytes of its sha256.
+    std::string snapshotId() const { return sha256_.substr(0, 16); }
     std::uint64_t size() const { return bytes_.size(); }
 
     // Throws std::out_of_range for an index >= chunks().

@@ -204,6 +204,7 @@ std::optional<StateDownload> StateDownloader::from(const StateDonor& donor, cons
         request.set_request_id(nextRequestId_++);
         request.mutable_state_request()->set_min_epoch(minEpoch_);
         request.mutable_state_request()->set_chunk(assembler.nextChunk());
+        request.mutable_state_request()->set_snapshot_id(assembler.snapshotToAsk());
         std::vector<zmq::message_t> frames = codec_.encode(request);
         const auto deadline = std::chrono::steady_clock::now() + chunkTimeout_;
         if (!sendBy(socket, frames, deadline))

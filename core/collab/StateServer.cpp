@@ -7,7 +7,18 @@ namespace sahaj::collab {
 StateServer::StateServer(const net::MessageCodec& codec) : codec_(codec) {}
 
 void StateServer::offer(std::shared_ptr<const StateChunker> snapshot) {
+    if (snapshot == snapshot_)
+        return;
+    previous_ = std::move(snapshot_);
     snapshot_ = std::move(snapshot);
+}
+
+const StateChunker* StateServer::named(const std::string& id) const {
+    if (id.empty() || (snapshot_ && snapshot_->snapshotId() == id))
+        return snapshot_.get();
+    if (previous_ && previous_->snapshotId() == id)
+        return previous_.get();
+    return nullptr;
 }
 
 std::size_t StateServer::answer(zmq::socket_t& router, const net::WireMessage& request) const {
@@ -25,11 +36,16 @@ std::size_t StateServer::answer(zmq::socket_t& router, const net::WireMessage& r
         answer->set_epoch(snapshot_->epoch());
         answer->set_sha256(snapshot_->sha256());
         answer->set_size(snapshot_->size());
-    } else if (asked.chunk() >= snapshot_->chunks()) {
+    } else if (const StateChunker* served = named(asked.snapshot_id()); !served) {
+        reply.mutable_error()->set_message("the snapshot asked for is no longer served");
+    } else if (served->epoch() < minEpoch) {
+        reply.mutable_error()->set_message("no state as new as epoch " + std::to_string(minEpoch));
+    } else if (asked.chunk() >= served->chunks()) {
         reply.mutable_error()->set_message("no chunk " + std::to_string(asked.chunk()));
     } else {
-        *reply.mutable_state_chunk() = snapshot_->header(asked.chunk());
-        data.push_back(StateChunker::sharedData(snapshot_, asked.chunk()));
+        *reply.mutable_state_chunk() = served->header(asked.chunk());
+        data.push_back(
+            StateChunker::sharedData(served == snapshot_.get() ? snapshot_ : previous_, asked.chunk()));
     }
     std::vector<zmq::message_t> frames = codec_.encode(std::move(reply), std::move(data));
     std::size_t bytes = 0;

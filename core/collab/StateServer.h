@@ -12,9 +12,13 @@ class MessageCodec;
 namespace sahaj::collab {
 
 // A donor's answers to state requests: the collaboration thread passes each StateRequest that reaches
-// its ROUTER, and the server replies with the asked-for chunk of the current snapshot, or an error when
-// it has none as new as the requester needs. Snapshots are immutable and swapped whole (offer()), so a
-// download in progress keeps reading the snapshot it started on, and serving never waits for training.
+// its ROUTER, and the server replies with the asked-for chunk of the snapshot the request names (the
+// current one, or the one before it), or an error when it has none as new as the requester needs.
+// Snapshots are immutable and swapped whole (offer()), and the one replaced stays served until the next
+// offer: a newcomer's download that began just before this donor stepped still completes, where serving
+// only the newest made it fail with "a chunk of another snapshot" whenever a download spanned a step.
+// Memory: at most two snapshots (a queued reply keeps its own alive until sent, StateChunker::sharedData).
+// Serving never waits for training.
 class StateServer {
 public:
     explicit StateServer(const net::MessageCodec& codec);
@@ -28,8 +32,12 @@ public:
     std::size_t answer(zmq::socket_t& router, const net::WireMessage& request) const;
 
 private:
+    // The snapshot `id` names (the current one for an empty id), nullptr when neither held matches.
+    const StateChunker* named(const std::string& id) const;
+
     const net::MessageCodec& codec_;
     std::shared_ptr<const StateChunker> snapshot_;
+    std::shared_ptr<const StateChunker> previous_;
 };
 
 } // namespace sahaj::collab

@@ -263,6 +263,10 @@ void MessageValidator::validate(const wire::Envelope& envelope, const std::vecto
     case E::kStateRequest:
         require(envelope.state_request().chunk() < WireLimits::kMaxStateChunks,
                 "state_request.chunk is out of range");
+        require(envelope.state_request().snapshot_id().empty() ||
+                    (envelope.state_request().snapshot_id().size() >= 8 &&
+                     envelope.state_request().snapshot_id().size() <= WireLimits::kMaxHashBytes),
+                "state_request.snapshot_id must be empty or 8 to 64 bytes");
         checkDataFrames(data, 0, "state_request");
         return;
     case E::kStateChunk: {

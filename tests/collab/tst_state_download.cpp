@@ -24,16 +24,18 @@ using namespace std::chrono_literals;
 namespace {
 
 // A donor process in miniature: serves `snapshot` until stopped; `tamper` alters chunk 1's bytes; `delay`
-// holds every answer back that long; `claimed`, when set, is what it says it would serve (its digest).
+// holds every answer back that long; `claimed`, when set, is what it says it would serve (its digest);
+// `next`, when set, is the snapshot of its next step, which it offers once it has served a chunk 0.
 class Donor {
 public:
     Donor(zmq::context_t& context, char id, std::shared_ptr<const collab::StateChunker> snapshot, bool tamper,
-          std::chrono::milliseconds delay = 0ms, std::shared_ptr<const collab::StateChunker> claimed = {})
+          std::chrono::milliseconds delay = 0ms, std::shared_ptr<const collab::StateChunker> claimed = {},
+          std::shared_ptr<const collab::StateChunker> next = {})
         : peerId_(32, id) {
         std::promise<std::string> bound;
         endpoint_future_ = bound.get_future();
         thread_ = std::thread(
-            [this, &context, snapshot, tamper, delay, claimed, bound = std::move(bound)]() mutable {
+            [this, &context, snapshot, tamper, delay, claimed, next, bound = std::move(bound)]() mutable {
                 const net::SocketFactory sockets(context, peerId_);
                 const net::MessageCodec codec("state-test", peerId_);
                 zmq::socket_t router = sockets.bindRouter("tcp://127.0.0.1:0");
@@ -54,8 +56,14 @@ public:
                         claims.answer(router, request);
                         continue;
                     }
+                    if (claimed) // a two-faced donor serves its own snapshot, whichever is asked for
+                        request.envelope.mutable_state_request()->clear_snapshot_id();
                     if (!tamper || request.envelope.state_request().chunk() != 1) {
                         server.answer(router, request);
+                        if (next && request.envelope.state_request().chunk() == 0) {
+                            server.offer(next);
+                            claims.offer(next);
+                        }
                         continue;
                     }
                     wire::Envelope reply;
@@ -133,6 +141,40 @@ private Q_SLOTS:
         collab::StateDownloader hopeless(codec, sockets, 5, 1 << 20, 500ms);
         QVERIFY(!hopeless.download({dead, stale.donor()}).has_value());
         QCOMPARE(hopeless.lastFailures().size(), std::size_t(2));
+    }
+
+    // A donor steps (and snapshots its new state) while a newcomer downloads the one it vouched for: the
+    // download still completes, from the snapshot it began on. Before donors kept the snapshot they
+    // replaced, the next chunk came from the new one ("a chunk of another snapshot") and a newcomer
+    // arriving while the others stepped every few seconds failed every download (seen in CI).
+    void aDownloadSpanningTheDonorsStepCompletes() {
+        zmq::context_t context;
+        std::string bytes(10'000, '\0');
+        for (std::size_t i = 0; i < bytes.size(); ++i)
+            bytes[i] = static_cast<char>(i * 7919 % 251);
+        std::string stepped = bytes;
+        stepped[0] ^= 0x01;
+        const auto vouched = std::make_shared<const collab::StateChunker>(bytes, 5, 3000);
+        const auto next = std::make_shared<const collab::StateChunker>(stepped, 6, 3000);
+        Donor moving(context, 'M', vouched, false, 0ms, {}, next);
+
+        const std::string me(32, 'N');
+        const net::SocketFactory sockets(context, me);
+        const net::MessageCodec codec("state-test", me);
+        collab::StateDownloader downloader(codec, sockets, /*minEpoch=*/5, /*maxBytes=*/1 << 20, 2000ms);
+        const auto result = downloader.download({moving.donor()});
+        QVERIFY2(result.has_value(),
+                 qPrintable(QString::fromStdString(collab::describe(downloader.lastFailures()))));
+        QVERIFY(result->bytes == bytes);
+        QCOMPARE(result->epoch, std::uint64_t(5));
+
+        // The next newcomer asks after the donor moved on: it gets the new state.
+        collab::StateDownloader later(codec, sockets, 5, 1 << 20, 2000ms);
+        const auto newer = later.download({moving.donor()});
+        QVERIFY2(newer.has_value(),
+                 qPrintable(QString::fromStdString(collab::describe(later.lastFailures()))));
+        QVERIFY(newer->bytes == stepped);
+        QCOMPARE(newer->epoch, std::uint64_t(6));
     }
 
     // Admitted is not trusted (docs/security.md): a donor serving a self-consistent state of its own making

@@ -315,6 +315,16 @@ private Q_SLOTS:
         wire::Envelope askDigest;
         askDigest.mutable_state_digest_request()->set_min_epoch(3);
         QCOMPARE(rejection(askDigest), QString());
+        // A state request names the snapshot it reads by its id (16 bytes here), or none.
+        wire::Envelope askChunk;
+        askChunk.mutable_state_request()->set_chunk(1);
+        QCOMPARE(rejection(askChunk), QString());
+        askChunk.mutable_state_request()->set_snapshot_id(std::string(16, 'n'));
+        QCOMPARE(rejection(askChunk), QString());
+        askChunk.mutable_state_request()->set_snapshot_id(std::string(3, 'n'));
+        QVERIFY(rejection(askChunk).contains("state_request.snapshot_id"));
+        askChunk.mutable_state_request()->set_snapshot_id(std::string(65, 'n'));
+        QVERIFY(rejection(askChunk).contains("state_request.snapshot_id"));
 
         wire::Envelope leave;
         leave.mutable_leave()->set_reason(std::string(5000, 'x'));
