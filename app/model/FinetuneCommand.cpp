@@ -15,6 +15,7 @@
 #include "core/eval/PretrainedModelDirectory.h"
 #include "core/model/AlbertConfig.h"
 #include "core/model/ClassificationCheckpoint.h"
+#include "core/model/ComputeThreads.h"
 #include "core/model/ModelCheckpoint.h"
 #include "core/text/Tokenizer.h"
 
@@ -166,8 +167,7 @@ int FinetuneCommand::run(const QCommandLineParser& parser) {
     const QString testPath = CommandLine::existingFile("test", CommandLine::requiredValue(parser, "test"));
     const QDir outDir(QDir(CommandLine::requiredValue(parser, "out")).absolutePath());
     const long long threads = CommandLine::integerValue(parser, "threads", 0, 1, 1024);
-    if (threads > 0)
-        at::set_num_threads(static_cast<int>(threads));
+    model::setComputeThreads(static_cast<int>(threads));
 
     const auto located = eval::PretrainedModelDirectory::locate(checkpoint.toStdString());
     const model::AlbertConfig config =

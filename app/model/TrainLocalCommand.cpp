@@ -7,6 +7,7 @@
 #include "app/node/TokenizerOption.h"
 #include "app/node/UsageError.h"
 #include "core/model/AlbertConfig.h"
+#include "core/model/ComputeThreads.h"
 #include "core/train/LocalTrainer.h"
 #include "core/train/TrainingCheckpoint.h"
 #include "core/train/TrainingLog.h"
@@ -137,8 +138,7 @@ int TrainLocalCommand::run(const QCommandLineParser& parser) {
     o.checkpointEvery = CommandLine::integerValue(parser, "checkpoint-every", 100, 0, kMaxCount);
     o.logEvery = CommandLine::integerValue(parser, "log-every", 1, 1, kMaxCount);
     const long long threads = CommandLine::integerValue(parser, "threads", 0, 1, 1024);
-    if (threads > 0)
-        at::set_num_threads(static_cast<int>(threads));
+    model::setComputeThreads(static_cast<int>(threads));
 
     o.tokenizerPath = TokenizerOption::value(parser).toStdString();
 

@@ -4,9 +4,9 @@
 #include "core/compute/TokenBatchMessage.h"
 #include "core/device/HeartbeatSender.h"
 #include "core/model/AlbertParameterLayout.h"
+#include "core/model/ComputeThreads.h"
 
 #include <ATen/Context.h>
-#include <ATen/Parallel.h>
 #include <c10/util/Exception.h>
 #include <nlohmann/json.hpp>
 
@@ -106,8 +106,7 @@ void CoreService::start(compute::CoreChannel::Received received) {
     if (hello.threads() > 1024)
         throw usage("Hello asks for " + std::to_string(hello.threads()) + " threads");
     const c10::Device device = parseDevice(hello.device());
-    if (hello.threads() > 0)
-        at::set_num_threads(static_cast<int>(hello.threads()));
+    model::setComputeThreads(static_cast<int>(hello.threads()));
     parameters_ =
         compute::SharedFloats::adopt(std::move(received.descriptors[0]), static_cast<std::size_t>(count));
     gradient_ =

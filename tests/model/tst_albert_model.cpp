@@ -2,11 +2,14 @@
 // mask, tied weights, initialisation, the loss and input validation.
 #include "core/model/AlbertForPreTraining.h"
 #include "core/model/AutocastGuard.h"
+#include "core/model/ComputeThreads.h"
 #include "core/model/PreTrainingLoss.h"
 
 #include <torch/torch.h>
 
 #include <QtTest>
+
+#include <dlfcn.h>
 
 #include <map>
 #include <set>
@@ -93,6 +96,21 @@ void expectInvalid(F&& f, const QString& part) {
 class TestAlbertModel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A volunteer's thread limit holds for the BLAS library's pool too, where that library has one
+    // (OpenBLAS, Debian's usual choice, spins its idle threads: docs/compute-cores.md).
+    void theThreadLimitHoldsForBlasToo() {
+        using GetThreads = int (*)();
+        auto* blasThreads = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+        const int atenBefore = at::get_num_threads();
+        sahaj::model::setComputeThreads(1);
+        QCOMPARE(at::get_num_threads(), 1);
+        if (blasThreads)
+            QCOMPARE(blasThreads(), 1);
+        sahaj::model::setComputeThreads(atenBefore);
+        if (blasThreads)
+            QCOMPARE(blasThreads(), atenBefore);
+    }
+
     // One thread: CI machines have two cores shared by several jobs, where OpenMP workers spin-waiting on
     // each other make small models many times slower.
     void initTestCase() { torch::set_num_threads(1); }
