@@ -3,6 +3,7 @@
 #include "core/dht/HostPort.h"
 #include "core/dht/LatestRecords.h"
 #include "core/dht/OpenDhtBytes.h"
+#include "core/dht/OwnerKeyQuota.h"
 #include "core/dht/RecordEnvelope.h"
 #include "core/dht/RecordReader.h"
 #include "core/dht/RecordRules.h"
@@ -84,7 +85,7 @@ struct DhtNode::PendingGet {
 
 DhtNode::DhtNode(DhtNodeOptions options)
     : options_(std::move(options)), reader_(std::make_shared<RecordReader>(options_.admission)),
-      runner_(std::make_unique<::dht::DhtRunner>()) {
+      quota_(std::make_shared<OwnerKeyQuota>()), runner_(std::make_unique<::dht::DhtRunner>()) {
     if (options_.listenInterval <= std::chrono::milliseconds(0))
         throw std::invalid_argument("DhtNodeOptions::listenInterval must be positive");
     std::vector<HostPort> bootstrap;
@@ -93,11 +94,15 @@ DhtNode::DhtNode(DhtNodeOptions options)
 
     ::dht::DhtRunner::Config config;
     config.dht_config.node_config.network = options_.networkId;
+    if (options_.maxStoreBytes == 0 || options_.maxStoreKeys == 0)
+        throw std::invalid_argument("DhtNodeOptions::maxStoreBytes and maxStoreKeys must be positive");
+    config.dht_config.node_config.max_store_size = static_cast<ssize_t>(options_.maxStoreBytes);
+    config.dht_config.node_config.max_store_keys = static_cast<ssize_t>(options_.maxStoreKeys);
     config.threaded = true;
     ::dht::DhtRunner::Context context;
     context.sock = bindSocket(options_);
     runner_->run(config, std::move(context));
-    runner_->registerType(RecordValueType::make(reader_));
+    runner_->registerType(RecordValueType::make(reader_, quota_));
     for (const HostPort& node : bootstrap)
         runner_->bootstrap(node.host.toStdString(), std::to_string(node.port));
     poller_ = std::thread([this] { pollListeners(); });
@@ -261,6 +266,11 @@ void DhtNode::pollListeners() {
 
 std::uint64_t DhtNode::rejectedRecords() const {
     return reader_->rejected();
+}
+
+DhtNode::StoredValues DhtNode::storedValues() const {
+    const auto [bytes, values] = runner_->getStoreSize();
+    return {bytes, values};
 }
 
 } // namespace sahaj::dht

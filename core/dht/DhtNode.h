@@ -22,6 +22,7 @@ class DhtRunner; // OpenDHT's
 
 namespace sahaj::dht {
 
+class OwnerKeyQuota;
 class RecordReader;
 class RecordSubscription;
 
@@ -91,6 +92,12 @@ public:
 
     // Values refused as invalid (forged, malformed, implausible), read or offered for storage, so far.
     std::uint64_t rejectedRecords() const;
+    // What this node stores for the network now, of every value type: bytes and values.
+    struct StoredValues {
+        std::size_t bytes = 0;
+        std::size_t values = 0;
+    };
+    StoredValues storedValues() const;
 
 private:
     struct PendingGet;
@@ -105,6 +112,7 @@ private:
     std::condition_variable putsDone_;
     int putsInFlight_ = 0;
     std::shared_ptr<RecordReader> reader_;
+    std::shared_ptr<OwnerKeyQuota> quota_;
     std::unique_ptr<::dht::DhtRunner> runner_;
 
     std::mutex listenersMutex_; // guards the members below

@@ -7,6 +7,7 @@
 #include <QStringList>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -43,6 +44,13 @@ struct DhtNodeOptions {
     // or the caller's: keep it short and thread-safe): how the ZAP handler learns whom to admit.
     std::function<void(const security::AccessToken&)> onToken;
     std::uint32_t networkId = kSahajNetworkId;
+    // What this node stores for others, of every value type, Sahaj records or not: OpenDHT refuses values
+    // past these (its defaults, 64 MiB and 2^30 keys, are no bound for a volunteer's machine). A run of a
+    // thousand peers publishes some three thousand records of a few KiB (docs/security.md).
+    static constexpr std::size_t kDefaultMaxStoreBytes = 32u << 20;
+    static constexpr std::size_t kDefaultMaxStoreKeys = 16384;
+    std::size_t maxStoreBytes = kDefaultMaxStoreBytes;
+    std::size_t maxStoreKeys = kDefaultMaxStoreKeys;
     // How often each listener asks the DHT for the key's records (see DhtNode::listen).
     std::chrono::milliseconds listenInterval{1000};
 };

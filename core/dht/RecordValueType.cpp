@@ -1,28 +1,35 @@
 #include "core/dht/RecordValueType.h"
 
 #include "core/dht/OpenDhtBytes.h"
+#include "core/dht/OwnerKeyQuota.h"
 #include "core/dht/RecordEnvelope.h"
 #include "core/dht/RecordReader.h"
 #include "core/dht/RecordRules.h"
 
 namespace sahaj::dht {
 
-::dht::ValueType RecordValueType::make(std::shared_ptr<RecordReader> reader) {
-    auto store = [reader](::dht::InfoHash key, std::shared_ptr<::dht::Value>& value, const ::dht::InfoHash&,
-                          const ::dht::SockAddr&) {
+::dht::ValueType RecordValueType::make(std::shared_ptr<RecordReader> reader,
+                                       std::shared_ptr<OwnerKeyQuota> quota) {
+    auto store = [reader, quota](::dht::InfoHash key, std::shared_ptr<::dht::Value>& value,
+                                 const ::dht::InfoHash&, const ::dht::SockAddr&) {
         const auto now = RecordEnvelope::Clock::now();
-        const auto record = reader->read(bytesOf(key), value->id, bytesOf(value->data), now);
-        return record && now < record->expiresAt;
+        const QByteArrayView keyHash = bytesOf(key);
+        const auto record = reader->read(keyHash, value->id, bytesOf(value->data), now);
+        return record && now < record->expiresAt &&
+               quota->admit(record->owner, keyHash, record->expiresAt, now);
     };
-    auto edit = [reader](::dht::InfoHash key, const std::shared_ptr<::dht::Value>& stored,
-                         std::shared_ptr<::dht::Value>& incoming, const ::dht::InfoHash&,
-                         const ::dht::SockAddr&) {
+    auto edit = [reader, quota](::dht::InfoHash key, const std::shared_ptr<::dht::Value>& stored,
+                                std::shared_ptr<::dht::Value>& incoming, const ::dht::InfoHash&,
+                                const ::dht::SockAddr&) {
         const auto now = RecordEnvelope::Clock::now();
-        const auto fresh = reader->read(bytesOf(key), incoming->id, bytesOf(incoming->data), now);
+        const QByteArrayView keyHash = bytesOf(key);
+        const auto fresh = reader->read(keyHash, incoming->id, bytesOf(incoming->data), now);
         if (!fresh || now >= fresh->expiresAt)
             return false;
         const auto held = RecordEnvelope::decode(bytesOf(stored->data));
-        return !held || (held->owner() == fresh->owner && fresh->issuedAt >= held->issuedAt());
+        if (held && (held->owner() != fresh->owner || fresh->issuedAt < held->issuedAt()))
+            return false;
+        return quota->admit(fresh->owner, keyHash, fresh->expiresAt, now);
     };
     return ::dht::ValueType(kId, "sahaj.record", RecordRules::kMaxTtl, std::move(store), std::move(edit));
 }

@@ -9,6 +9,7 @@ struct ValueType; // OpenDHT's
 
 namespace sahaj::dht {
 
+class OwnerKeyQuota;
 class RecordReader;
 
 // The OpenDHT value type that carries Sahaj records (RecordEnvelope).
@@ -20,8 +21,8 @@ public:
     // records in their owner's slot, and let a record be replaced only by a newer one of the same owner
     // (so a replayed old record or a forger cannot overwrite it). Stored values expire after
     // RecordRules::kMaxTtl whatever their own expiry; readers drop them at their own expiry. Refusals are
-    // counted by `reader`.
-    static ::dht::ValueType make(std::shared_ptr<RecordReader> reader);
+    // counted by `reader`. An owner stores under at most OwnerKeyQuota::kMaxKeysPerOwner keys (`quota`).
+    static ::dht::ValueType make(std::shared_ptr<RecordReader> reader, std::shared_ptr<OwnerKeyQuota> quota);
 };
 
 } // namespace sahaj::dht

@@ -14,6 +14,14 @@
 //       record of its own with a broken signature ("forged-signature"); and bytes that are no record.
 //       Prints {"event":"forged"} and waits for stdin to close.
 //
+//   sahaj-dht-peer --flood-keys N --bootstrap HOST:PORT --key KEY
+//       A Sahaj node with a fresh identity that publishes a valid record under each of N keys (KEY/0,
+//       KEY/1, ...), waits until the puts are done, prints {"event":"flooded"} and waits for stdin to close.
+//
+//   sahaj-dht-peer --flood-foreign N --bootstrap HOST:PORT --key KEY
+//       A bare OpenDHT node that puts N values of OpenDHT's own user-data type, 60000 bytes each, under
+//       KEY/0, KEY/1, ...; then as --flood-keys.
+//
 // Exit status: 0 on stdin close, 1 on a runtime failure, 2 on bad arguments (message on stderr).
 
 #include "core/dht/DhtNode.h"
@@ -148,14 +156,8 @@ void putRaw(::dht::DhtRunner& runner, const ::dht::InfoHash& key, std::uint64_t 
                                                    static_cast<size_t>(bytes.size()), valueId));
 }
 
-int runForger(const QCommandLineParser& arguments) {
-    const security::PeerId victim = security::PeerId::fromHex(arguments.value("victim"));
-    const sdht::HostPort bootstrap = sdht::HostPort::parse(arguments.value("bootstrap"));
-    const ::dht::InfoHash key = ::dht::InfoHash::get(arguments.value("key").toUtf8().toStdString());
-    const QByteArrayView keyHash(reinterpret_cast<const char*>(key.data()),
-                                 static_cast<qsizetype>(key.size()));
-
-    ::dht::DhtRunner runner;
+// A bare OpenDHT node on loopback in Sahaj's network, with none of Sahaj's storage policies: an attacker's.
+void startBareNode(::dht::DhtRunner& runner, const sdht::HostPort& bootstrap) {
     ::dht::DhtRunner::Config config;
     config.dht_config.node_config.network = sdht::DhtNodeOptions::kSahajNetworkId;
     ::dht::DhtRunner::Context context;
@@ -164,6 +166,17 @@ int runForger(const QCommandLineParser& arguments) {
     runner.run(config, std::move(context));
     runner.bootstrap(bootstrap.host.toStdString(), std::to_string(bootstrap.port));
     waitUntilConnected([&] { return runner.getNodesStats(AF_INET).getKnownNodes() > 0; });
+}
+
+int runForger(const QCommandLineParser& arguments) {
+    const security::PeerId victim = security::PeerId::fromHex(arguments.value("victim"));
+    const sdht::HostPort bootstrap = sdht::HostPort::parse(arguments.value("bootstrap"));
+    const ::dht::InfoHash key = ::dht::InfoHash::get(arguments.value("key").toUtf8().toStdString());
+    const QByteArrayView keyHash(reinterpret_cast<const char*>(key.data()),
+                                 static_cast<qsizetype>(key.size()));
+
+    ::dht::DhtRunner runner;
+    startBareNode(runner, bootstrap);
 
     const security::PeerIdentity forger = security::PeerIdentity::generate();
     const auto now = sdht::RecordEnvelope::Clock::now();
@@ -190,6 +203,48 @@ int runForger(const QCommandLineParser& arguments) {
     return 0;
 }
 
+// Waits until `done` of `total` puts have come back, or a minute: then reports the flood and waits for stdin.
+void reportFlood(const std::atomic<int>& done, int total) {
+    for (int i = 0; i < 600 && done.load() < total; ++i)
+        std::this_thread::sleep_for(100ms);
+    JsonLines out;
+    out.print({{"event", "flooded"}, {"puts", done.load()}});
+    StdinLines lines;
+    while (!lines.closed())
+        std::this_thread::sleep_for(100ms);
+}
+
+int runKeyFlood(const QCommandLineParser& arguments) {
+    const int keys = arguments.value("flood-keys").toInt();
+    sdht::DhtNodeOptions options;
+    options.bootstrap = QStringList({arguments.value("bootstrap")});
+    options.identity = std::make_shared<const security::PeerIdentity>(security::PeerIdentity::generate());
+    sdht::DhtNode node(options);
+    waitUntilConnected([&] { return node.connectedNodeCount() > 0; });
+    for (int i = 0; i < keys; ++i)
+        node.put(arguments.value("key") + "/" + QString::number(i), "flood", 300s);
+    const std::atomic<int> done = node.waitForPuts(60s) ? keys : 0;
+    reportFlood(done, keys);
+    return 0;
+}
+
+int runForeignFlood(const QCommandLineParser& arguments) {
+    const int values = arguments.value("flood-foreign").toInt();
+    const sdht::HostPort bootstrap = sdht::HostPort::parse(arguments.value("bootstrap"));
+    ::dht::DhtRunner runner;
+    startBareNode(runner, bootstrap);
+    std::atomic<int> done{0};
+    const std::vector<uint8_t> bytes(60000, 0x5A);
+    for (int i = 0; i < values; ++i) {
+        const std::string key = (arguments.value("key") + "/" + QString::number(i)).toStdString();
+        runner.put(::dht::InfoHash::get(key), std::make_shared<::dht::Value>(bytes),
+                   [&done](bool) { ++done; });
+    }
+    reportFlood(done, values);
+    runner.join();
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -200,15 +255,24 @@ int main(int argc, char** argv) {
                        {"payload", "First record's payload.", "text"},
                        {"ttl", "First record's ttl in seconds.", "seconds", "60"},
                        {"forge", "Publish forged records instead (see the source)."},
-                       {"victim", "Peer id whose slot the forger targets.", "hex"}});
+                       {"victim", "Peer id whose slot the forger targets.", "hex"},
+                       {"flood-keys", "Publish a record under each of N keys instead.", "N"},
+                       {"flood-foreign", "Put N large values of a foreign type instead.", "N"}});
     parser.process(app);
+    const bool flood = parser.isSet("flood-keys") || parser.isSet("flood-foreign");
     if (!parser.isSet("bootstrap") || !parser.isSet("key") ||
-        (parser.isSet("forge") ? !parser.isSet("victim") : !parser.isSet("payload"))) {
-        std::cerr << "sahaj-dht-peer: --bootstrap, --key and --payload (or --forge --victim) are required"
-                  << std::endl;
+        (parser.isSet("forge") ? !parser.isSet("victim") : !flood && !parser.isSet("payload"))) {
+        std::cerr
+            << "sahaj-dht-peer: --bootstrap, --key and --payload (or --forge --victim, or --flood-keys, "
+               "or --flood-foreign) are required"
+            << std::endl;
         return 2;
     }
     try {
+        if (parser.isSet("flood-keys"))
+            return runKeyFlood(parser);
+        if (parser.isSet("flood-foreign"))
+            return runForeignFlood(parser);
         return parser.isSet("forge") ? runForger(parser) : runPeer(parser);
     } catch (const std::exception& e) {
         std::cerr << "sahaj-dht-peer: " << e.what() << std::endl;

@@ -2,6 +2,7 @@
 // dht_peer_main.cpp) discover each other's records, see replacements and expiry, and ignore forgeries.
 // Every wait polls with a generous limit; nothing is asserted about speed.
 #include "core/dht/DhtNode.h"
+#include "core/dht/OwnerKeyQuota.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -45,6 +46,7 @@ public:
     const QSet<QString>& everSeenPayloads() const { return everSeen_; }
     const QSet<QString>& listenedPayloads() const { return listened_; }
     bool forged() const { return forged_; }
+    bool flooded() const { return flooded_; }
     const QString& protocolError() const { return protocolError_; }
 
     void send(const QByteArray& line) { process_.write(line + '\n'); }
@@ -85,6 +87,8 @@ private:
             id_ = event.value("id").toString();
         } else if (type == "forged") {
             forged_ = true;
+        } else if (type == "flooded") {
+            flooded_ = true;
         } else if (type == "listened") {
             const QString payload = event.value("payload").toString();
             listened_.insert(payload);
@@ -114,6 +118,7 @@ private:
     QSet<QString> everSeen_;
     QSet<QString> listened_;
     bool forged_ = false;
+    bool flooded_ = false;
     QString protocolError_;
 };
 
@@ -144,6 +149,13 @@ private:
                 return false;
             QTest::qWait(100);
         }
+    }
+
+    bool waitForFlood(PeerProcess& flooder) {
+        return waitFor([&] {
+            flooder.drain();
+            return flooder.flooded();
+        });
     }
 
     QString state() {
@@ -241,6 +253,48 @@ private Q_SLOTS:
                      return everyPeerSees({{0, "A2"}, {1, "B1"}});
                  }),
                  qPrintable("the short-lived record did not disappear:" + state()));
+    }
+
+    // One admitted peer publishing valid records under 100 keys: a storing node keeps its first
+    // OwnerKeyQuota::kMaxKeysPerOwner, the rest are refused (without the quota it keeps all 100).
+    void anOwnerFillsAtMostItsQuotaOfKeys() {
+        const std::size_t before = bootstrap_->storedValues().values;
+        PeerProcess flooder("key-flooder", {"--flood-keys", "100", "--bootstrap", bootstrapAddress(), "--key",
+                                            "sahaj/test-run/flood"});
+        QVERIFY2(waitForFlood(flooder), qPrintable("the flooder did not finish:" + flooder.describe()));
+        // Its puts are done; a few more seconds for stragglers, then what the bootstrap node holds of them.
+        QTest::qWait(2000);
+        const std::size_t stored = bootstrap_->storedValues().values - before;
+        QVERIFY2(
+            stored >= sahaj::dht::OwnerKeyQuota::kMaxKeysPerOwner - 8 &&
+                stored <= sahaj::dht::OwnerKeyQuota::kMaxKeysPerOwner,
+            qPrintable(QStringLiteral("the bootstrap node stores %1 of the flooder's 100 records, the quota "
+                                      "is %2")
+                           .arg(stored)
+                           .arg(sahaj::dht::OwnerKeyQuota::kMaxKeysPerOwner)));
+    }
+
+    // 100 values of 60000 bytes of OpenDHT's own type (Sahaj registers no policy for it): a node with a
+    // 1 MiB store keeps no more than that, while the bootstrap node, at the default, takes them all.
+    void foreignValuesStayWithinTheStoreLimit() {
+        DhtNodeOptions limitedOptions;
+        limitedOptions.bootstrap = QStringList{bootstrapAddress()};
+        limitedOptions.maxStoreBytes = 1u << 20;
+        DhtNode limited(limitedOptions);
+        QVERIFY(waitFor([&] { return limited.connectedNodeCount() > 0; }));
+        const std::size_t before = bootstrap_->storedValues().bytes;
+        PeerProcess flooder("foreign-flooder", {"--flood-foreign", "100", "--bootstrap", bootstrapAddress(),
+                                                "--key", "sahaj/test-run/foreign"});
+        QVERIFY2(waitForFlood(flooder), qPrintable("the flooder did not finish:" + flooder.describe()));
+        QTest::qWait(2000);
+        const std::size_t reached = bootstrap_->storedValues().bytes - before;
+        QVERIFY2(reached > 2u << 20,
+                 qPrintable(QStringLiteral("the flood reached the bootstrap node with only %1 "
+                                           "bytes")
+                                .arg(reached)));
+        QVERIFY2(limited.storedValues().bytes <= limitedOptions.maxStoreBytes,
+                 qPrintable(QStringLiteral("the limited node stores %1 bytes, over its 1 MiB")
+                                .arg(limited.storedValues().bytes)));
     }
 
     void peersExitWhenStdinCloses() {

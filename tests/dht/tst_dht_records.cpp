@@ -3,6 +3,7 @@
 #include "core/dht/DhtNode.h"
 #include "core/dht/HostPort.h"
 #include "core/dht/LatestRecords.h"
+#include "core/dht/OwnerKeyQuota.h"
 #include "core/dht/RecordEnvelope.h"
 #include "core/dht/RecordReader.h"
 #include "core/dht/RecordRules.h"
@@ -59,6 +60,28 @@ class TestDhtRecords : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // An owner stores under kMaxKeysPerOwner keys with live records; a key it holds is always replaced; a
+    // key frees up when its record expires; other owners are not touched.
+    void anOwnerStoresUnderABoundedNumberOfKeys() {
+        OwnerKeyQuota quota;
+        const PeerId owner = PeerIdentity::generate().id();
+        const PeerId other = PeerIdentity::generate().id();
+        const Time now = RecordEnvelope::Clock::now();
+        const auto key = [](std::size_t i) {
+            return QByteArray::number(static_cast<qulonglong>(i)).repeated(4);
+        };
+        for (std::size_t i = 0; i < OwnerKeyQuota::kMaxKeysPerOwner; ++i)
+            QVERIFY(quota.admit(owner, key(i), i == 0 ? now + 10s : now + 300s, now));
+        QCOMPARE(quota.keysOf(owner, now), OwnerKeyQuota::kMaxKeysPerOwner);
+        QVERIFY2(!quota.admit(owner, key(1000), now + 300s, now), "a key past the quota was admitted");
+        QVERIFY2(quota.admit(owner, key(5), now + 400s, now), "a newer record under a held key was refused");
+        QVERIFY2(quota.admit(other, key(1000), now + 300s, now), "another owner was refused");
+        // The first key's record expires: one key is free again.
+        QVERIFY(quota.admit(owner, key(1000), now + 300s, now + 11s));
+        QVERIFY(!quota.admit(owner, key(1001), now + 300s, now + 11s));
+        QCOMPARE(quota.keysOf(owner, now + 11s), OwnerKeyQuota::kMaxKeysPerOwner);
+    }
+
     void envelopeHasTheDocumentedLayout() {
         const RecordEnvelope envelope = signedRecord(at(1'700'000'000'123), 30s);
         const QByteArray bytes = envelope.encode();
