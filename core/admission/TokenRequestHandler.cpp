@@ -97,6 +97,11 @@ wire::TokenReply TokenRequestHandler::decide(const wire::Envelope& request, cons
         }
     }
     const security::TokenAuthority::Decision decision = authority_.decide(asked, nowMs);
+    if (const QString& problem = authority_.allowListProblem(); log_ && problem != loggedAllowListProblem_) {
+        if (!problem.isEmpty())
+            log_(QStringLiteral("token endpoint: cannot read the changed allowlist: %1").arg(problem));
+        loggedAllowListProblem_ = problem;
+    }
     if (!decision.token)
         return refusal(decision.refusal);
     wire::TokenReply reply;

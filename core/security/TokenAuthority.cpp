@@ -3,6 +3,8 @@
 #include "core/security/PeerIdentity.h"
 #include "core/security/Username.h"
 
+#include <QFileInfo>
+
 #include <stdexcept>
 
 namespace sahaj::security {
@@ -34,6 +36,10 @@ TokenAuthority TokenAuthority::fromPolicy(const QString& policy, const PeerIdent
                 .toStdString());
     if (kind == QLatin1String("allowlist")) {
         TokenAuthority authority(Policy::AllowList, organiser, std::move(options));
+        authority.allowListPath_ = file;
+        const QFileInfo info(file);
+        authority.allowListModified_ = info.lastModified();
+        authority.allowListSize_ = info.size();
         authority.allowList_ = AllowList::load(file);
         return authority;
     }
@@ -59,6 +65,24 @@ QString TokenAuthority::guessKey(const Request& request) {
     return request.username + QLatin1Char('\n') + request.address;
 }
 
+const AllowList& TokenAuthority::currentAllowList() {
+    const QFileInfo info(allowListPath_);
+    const QDateTime modified = info.lastModified();
+    if (modified == allowListModified_ && info.size() == allowListSize_)
+        return *allowList_;
+    allowListModified_ = modified;
+    allowListSize_ = info.size();
+    try {
+        allowList_ = AllowList::load(allowListPath_);
+        allowListProblem_.clear();
+    } catch (const std::exception& e) {
+        // A half-edited or broken file must not lock every user out: the list read before stays.
+        allowListProblem_ =
+            QString::fromUtf8(e.what()) + QStringLiteral(" (the list read before stays in force)");
+    }
+    return *allowList_;
+}
+
 TokenAuthority::Decision TokenAuthority::decide(const Request& request, qint64 nowMs) {
     const qint64 now = nowMs / 1000;
     if (request.role == AccessToken::Role::Coordinator)
@@ -78,6 +102,11 @@ TokenAuthority::Decision TokenAuthority::decide(const Request& request, qint64 n
         // Only token holders get this far, so the keys are few; each renewal costs a signature.
         if (!renewals_.allow(request.peer.toHex(), nowMs))
             return {std::nullopt, QStringLiteral("too many renewals: try again in a minute")};
+        // A user the organiser removed keeps its token until it expires, and gets no other.
+        if (policy_ == Policy::AllowList && !currentAllowList().contains(current.username()))
+            return {std::nullopt,
+                    QStringLiteral("cannot renew: user '%1' is no longer on the run's allowlist")
+                        .arg(current.username())};
         return issue(request, now);
     }
 
@@ -93,7 +122,7 @@ TokenAuthority::Decision TokenAuthority::decide(const Request& request, qint64 n
     case Policy::AllowList:
         if (!guesses_.allow(guessKey(request), nowMs))
             return {std::nullopt, QStringLiteral("too many attempts for this user: try again in a minute")};
-        if (!allowList_->verify(request.username, request.secret))
+        if (!currentAllowList().verify(request.username, request.secret))
             return {std::nullopt, QStringLiteral("unknown user or wrong password")};
         return issue(request, now);
     case Policy::Invites:

@@ -5,6 +5,7 @@
 #include "core/security/InviteList.h"
 #include "core/security/RateLimiter.h"
 
+#include <QDateTime>
 #include <QString>
 
 #include <optional>
@@ -22,7 +23,10 @@ class PeerIdentity;
 //    limit on attempts per user and address against guessing;
 //  - invites:FILE: a single-use invite code of FILE, redeemed on success.
 // Under every policy a volunteer renews its token by presenting the current one, still valid, for the
-// same keys: an invite is spent once, not at every renewal. The coordinator role is never granted.
+// same keys: an invite is spent once, not at every renewal. Under allowlist the user must still be on the
+// list: the authority reads FILE again when its size or modification time changed, so an organiser who
+// removes a user (or adds one) needs no restart, and the removed user's token ends at its expiry. The
+// coordinator role is never granted.
 class TokenAuthority {
 public:
     enum class Policy { Open, AllowList, Invites };
@@ -61,17 +65,26 @@ public:
 
     Decision decide(const Request& request, qint64 nowMs);
     Policy policy() const { return policy_; }
+    // Why the allowlist file's last change could not be read (the list read before it stays in force), or
+    // empty. For the organiser's log.
+    const QString& allowListProblem() const { return allowListProblem_; }
 
 private:
     TokenAuthority(Policy policy, const PeerIdentity& organiser, Options options);
     Decision issue(const Request& request, qint64 nowSeconds) const;
     // Whose guesses a request counts among: its user name's, from its address.
     static QString guessKey(const Request& request);
+    // The allowlist, read again when the file changed since it was last read.
+    const AllowList& currentAllowList();
 
     Policy policy_;
     const PeerIdentity& organiser_;
     Options options_;
     std::optional<AllowList> allowList_;
+    QString allowListPath_;
+    QDateTime allowListModified_;
+    qint64 allowListSize_ = -1;
+    QString allowListProblem_;
     std::optional<InviteList> invites_;
     RateLimiter strangers_;
     RateLimiter strangersByAddress_;

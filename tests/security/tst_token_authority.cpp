@@ -6,6 +6,8 @@
 #include "core/security/TokenAuthority.h"
 #include "tests/common/TestFiles.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -142,6 +144,55 @@ private Q_SLOTS:
 
     // Each renewal costs the coordinator a signature: an admitted peer renewing in a loop is held to a few
     // a minute, and another peer's renewal still goes through.
+    // The organiser removes a user from the allowlist file while the run goes on: the user's renewal is
+    // refused (its token ends at its expiry), a user added meanwhile gets in, and a broken edit of the file
+    // keeps the list read before. Without the re-read, the removed user renewed for ever.
+    void aUserRemovedFromTheAllowListRenewsNoMore() {
+        const QString file = dir_.filePath("changing.txt");
+        AllowList::addUser(file, "rahim", "correct horse", AllowList::Cost{1, 1024, 1});
+        AllowList::addUser(file, "karim", "battery staple", AllowList::Cost{1, 1024, 1});
+        TokenAuthority authority = TokenAuthority::fromPolicy("allowlist:" + file, organiser_, options());
+        const PeerIdentity karim = PeerIdentity::generate();
+        TokenAuthority::Request rahimRenews = requestOf(peer_, "rahim");
+        rahimRenews.current = authority.decide(requestOf(peer_, "rahim", "correct horse"), kNowMs).token;
+        TokenAuthority::Request karimRenews = requestOf(karim, "karim");
+        karimRenews.current = authority.decide(requestOf(karim, "karim", "battery staple"), kNowMs).token;
+        QVERIFY(rahimRenews.current && karimRenews.current);
+        QVERIFY(authority.decide(rahimRenews, kNowMs + 1000).token);
+
+        // Rahim's line goes; the file's time moves on as an edit a second later would move it.
+        const auto rewrite = [&file](const QByteArray& text) {
+            QFile out(file);
+            QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            out.write(text);
+            out.close();
+            QVERIFY(out.open(QIODevice::Append));
+            QVERIFY(out.setFileTime(QFileInfo(file).lastModified().addSecs(2),
+                                    QFileDevice::FileModificationTime));
+        };
+        QFile in(file);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArrayList lines = in.readAll().split('\n');
+        in.close();
+        lines.removeIf([](const QByteArray& line) { return line.startsWith("rahim"); });
+        rewrite(lines.join('\n'));
+        QVERIFY(authority.decide(rahimRenews, kNowMs + 2000)
+                    .refusal.contains("no longer on the run's allowlist"));
+        QCOMPARE(authority.decide(requestOf(peer_, "rahim", "correct horse"), kNowMs + 2001).refusal,
+                 QString("unknown user or wrong password"));
+        QVERIFY(authority.decide(karimRenews, kNowMs + 2002).token);
+
+        // A user added while the run goes on gets in without a restart.
+        AllowList::addUser(file, "salma", "open sesame", AllowList::Cost{1, 1024, 1});
+        const PeerIdentity salma = PeerIdentity::generate();
+        QVERIFY(authority.decide(requestOf(salma, "salma", "open sesame"), kNowMs + 3000).token);
+
+        // A broken edit: the list read before stays, and the problem is there for the log.
+        rewrite("this is no allowlist line\n");
+        QVERIFY(authority.decide(karimRenews, kNowMs + 4000).token);
+        QVERIFY(authority.allowListProblem().contains("stays in force"));
+    }
+
     void renewalsAreLimitedPerPeer() {
         TokenAuthority authority = TokenAuthority::fromPolicy("open", organiser_, options());
         const PeerIdentity other = PeerIdentity::generate();
