@@ -4,6 +4,9 @@
 # fuzz/corpus/<target>/. Prints each target's executions; exits 1 if any target crashed (a sanitizer
 # report, an abort, a timeout, running out of memory), with the input that did it kept in
 # <build-dir>/artifacts/<target>/ and the report in <build-dir>/logs/<target>.log.
+# Without TARGETs it first builds and runs the all-reduce's own tests in the same clang build, under the
+# same sanitizers (tests/collab/AllReduceTests.cmake): GCC and clang evaluate a call's arguments in
+# different orders, and only a second compiler shows code that depends on one of them.
 #
 # Usage: scripts/fuzz.sh [--seconds N] [--jobs J] [--build-dir DIR] [TARGET...]
 #        (default: 30 s, as many targets at once as cores, build/fuzz, all)
@@ -39,7 +42,8 @@ mkdir -p "$build_dir"
 build_dir=$(cd "$build_dir" && pwd)
 
 # A target is a fuzz/<name>_fuzzer.cpp (fuzz/CMakeLists.txt builds each one).
-if ((${#targets[@]} == 0)); then
+named=${#targets[@]}
+if ((named == 0)); then
   for source in "$here"/fuzz/*_fuzzer.cpp; do
     name=$(basename "$source" _fuzzer.cpp)
     targets+=("$name")
@@ -61,6 +65,12 @@ cmake --build "$build_dir" --target fuzzers
 symbolizer=$(command -v llvm-symbolizer || true)
 export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-$symbolizer}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
+
+if ((named == 0)); then
+  cmake --build "$build_dir" --target allreduce_tests
+  QT_QPA_PLATFORM=offscreen ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j "$jobs"
+fi
+
 limits=(-timeout=10 -rss_limit_mb=2048)
 
 mkdir -p "$build_dir/logs"

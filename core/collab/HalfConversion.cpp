@@ -5,6 +5,7 @@
 #include <cstring>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
 #include <immintrin.h>
 #define SAHAJ_HAVE_F16C_PATH 1
 #endif
@@ -53,8 +54,8 @@ float floatOf(std::uint16_t half) {
 
 #ifdef SAHAJ_HAVE_F16C_PATH
 // Compiled for AVX + F16C whatever the build's target; called only after the CPU said it has them.
-__attribute__((target("avx,f16c"))) void toHalvesF16c(const float* values, std::int64_t count,
-                                                      std::uint16_t* out) {
+__attribute__((target("avx,f16c"))) void toHalvesF16c(const float* values, std::int64_t count, void* out) {
+    auto* bytes = static_cast<unsigned char*>(out);
     const __m256 high = _mm256_set1_ps(kHalfMax);
     const __m256 low = _mm256_set1_ps(-kHalfMax);
     std::int64_t i = 0;
@@ -63,40 +64,52 @@ __attribute__((target("avx,f16c"))) void toHalvesF16c(const float* values, std::
         // (as std::clamp leaves it on the portable path) and receivers refuse it.
         const __m256 clamped = _mm256_max_ps(low, _mm256_min_ps(high, _mm256_loadu_ps(values + i)));
         const __m128i halves = _mm256_cvtps_ph(clamped, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), halves);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(bytes + 2 * i), halves);
     }
-    HalfConversion::toHalvesPortable(values + i, count - i, out + i);
+    HalfConversion::toHalvesPortable(values + i, count - i, bytes + 2 * i);
 }
 
-__attribute__((target("avx,f16c"))) void toFloatsF16c(const std::uint16_t* halves, std::int64_t count,
-                                                      float* out) {
+__attribute__((target("avx,f16c"))) void toFloatsF16c(const void* halves, std::int64_t count, float* out) {
+    const auto* bytes = static_cast<const unsigned char*>(halves);
     std::int64_t i = 0;
     for (; i + 8 <= count; i += 8) {
-        const __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i*>(halves + i));
+        const __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + 2 * i));
         _mm256_storeu_ps(out + i, _mm256_cvtph_ps(packed));
     }
-    HalfConversion::toFloatsPortable(halves + i, count - i, out + i);
+    HalfConversion::toFloatsPortable(bytes + 2 * i, count - i, out + i);
 }
 
+// F16C from CPUID leaf 1 (ECX bit 29): clang's __builtin_cpu_supports knows no "f16c" (GCC's does).
 bool cpuHasF16c() {
-    static const bool has = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+    static const bool has = [] {
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        return __builtin_cpu_supports("avx") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 &&
+               (ecx & bit_F16C) != 0;
+    }();
     return has;
 }
 #endif
 
 } // namespace
 
-void HalfConversion::toHalvesPortable(const float* values, std::int64_t count, std::uint16_t* out) {
-    for (std::int64_t i = 0; i < count; ++i)
-        out[i] = halfOf(std::clamp(values[i], -kHalfMax, kHalfMax));
+void HalfConversion::toHalvesPortable(const float* values, std::int64_t count, void* out) {
+    auto* bytes = static_cast<unsigned char*>(out);
+    for (std::int64_t i = 0; i < count; ++i) {
+        const std::uint16_t half = halfOf(std::clamp(values[i], -kHalfMax, kHalfMax));
+        std::memcpy(bytes + 2 * i, &half, sizeof half);
+    }
 }
 
-void HalfConversion::toFloatsPortable(const std::uint16_t* halves, std::int64_t count, float* out) {
-    for (std::int64_t i = 0; i < count; ++i)
-        out[i] = floatOf(halves[i]);
+void HalfConversion::toFloatsPortable(const void* halves, std::int64_t count, float* out) {
+    const auto* bytes = static_cast<const unsigned char*>(halves);
+    for (std::int64_t i = 0; i < count; ++i) {
+        std::uint16_t half = 0;
+        std::memcpy(&half, bytes + 2 * i, sizeof half);
+        out[i] = floatOf(half);
+    }
 }
 
-void HalfConversion::toHalves(const float* values, std::int64_t count, std::uint16_t* out) {
+void HalfConversion::toHalves(const float* values, std::int64_t count, void* out) {
 #ifdef SAHAJ_HAVE_F16C_PATH
     if (cpuHasF16c())
         return toHalvesF16c(values, count, out);
@@ -104,7 +117,7 @@ void HalfConversion::toHalves(const float* values, std::int64_t count, std::uint
     toHalvesPortable(values, count, out);
 }
 
-void HalfConversion::toFloats(const std::uint16_t* halves, std::int64_t count, float* out) {
+void HalfConversion::toFloats(const void* halves, std::int64_t count, float* out) {
 #ifdef SAHAJ_HAVE_F16C_PATH
     if (cpuHasF16c())
         return toFloatsF16c(halves, count, out);

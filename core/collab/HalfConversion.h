@@ -11,15 +11,19 @@ namespace sahaj::collab {
 // different CPUs still end with bit-identical averages. A round moves tens of millions of values through
 // these loops, several peers share a CPU in tests and benchmarks, and the portable code costs a few
 // nanoseconds per value.
+//
+// The halves are bytes (two per value, little-endian as the wire has them) at any address: a frame libzmq
+// received may start at an odd one, where reading a std::uint16_t would be undefined behaviour
+// (UndefinedBehaviorSanitizer caught it in the all-reduce's tests).
 class HalfConversion {
 public:
     // Saturates to ±65504 instead of overflowing to infinity, which every receiver would reject.
-    static void toHalves(const float* values, std::int64_t count, std::uint16_t* out);
-    static void toFloats(const std::uint16_t* halves, std::int64_t count, float* out);
+    static void toHalves(const float* values, std::int64_t count, void* out);
+    static void toFloats(const void* halves, std::int64_t count, float* out);
 
     // The portable path alone, for tests that compare the two.
-    static void toHalvesPortable(const float* values, std::int64_t count, std::uint16_t* out);
-    static void toFloatsPortable(const std::uint16_t* halves, std::int64_t count, float* out);
+    static void toHalvesPortable(const float* values, std::int64_t count, void* out);
+    static void toFloatsPortable(const void* halves, std::int64_t count, float* out);
     // Whether toHalves/toFloats use F16C on this CPU.
     static bool usesF16c();
 };

@@ -46,8 +46,7 @@ zmq::message_t TensorEncoding::encode(const float* values, std::int64_t count,
         std::memcpy(out, values, static_cast<std::size_t>(count) * sizeof(float));
         break;
     case wire::WIRE_FLOAT16:
-        // zmq::message_t's buffer comes from malloc: aligned for uint16_t.
-        HalfConversion::toHalves(values, count, reinterpret_cast<std::uint16_t*>(out));
+        HalfConversion::toHalves(values, count, out);
         break;
     case wire::WIRE_UINT8_BLOCKWISE: {
         const std::int64_t block = encoding.block();
@@ -80,7 +79,7 @@ void TensorEncoding::decode(const zmq::message_t& frame, std::int64_t count, con
         std::memcpy(out, in, static_cast<std::size_t>(count) * sizeof(float));
         break;
     case wire::WIRE_FLOAT16:
-        HalfConversion::toFloats(reinterpret_cast<const std::uint16_t*>(in), count, out);
+        HalfConversion::toFloats(in, count, out);
         break;
     case wire::WIRE_UINT8_BLOCKWISE: {
         const std::int64_t block = encoding.block();

@@ -471,6 +471,13 @@ private Q_SLOTS:
     // distinction every honest aggregator named it a violator, and the engine banned it for 10 minutes,
     // every round.
     void aClockThreeMinutesOffIsExcludedNotBanned() {
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+        // libfaketime and AddressSanitizer both intercept the clock, and a process with both hangs at start.
+        QSKIP("the clang build's processes run under AddressSanitizer, which libfaketime cannot join; the "
+              "main build runs this check");
+#endif
+#endif
         const QString faketime = QStringLiteral("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
         if (!QFile::exists(faketime))
             QFAIL("libfaketime is not installed (scripts/setup.sh installs the faketime package)");
