@@ -12,18 +12,7 @@ bool OwnerKeyQuota::admit(const security::PeerId& owner, QByteArrayView keyHash,
         held->second = expiresAt;
         return true;
     }
-    // The owner's entries are one run of the ordered table: count its live keys, forgetting expired ones.
-    std::size_t live = 0;
-    for (auto it = expiries_.lower_bound({ownerBytes, QByteArray()});
-         it != expiries_.end() && it->first.first == ownerBytes;) {
-        if (it->second <= now) {
-            it = expiries_.erase(it);
-        } else {
-            ++live;
-            ++it;
-        }
-    }
-    if (live >= kMaxKeysPerOwner)
+    if (liveKeys(ownerBytes, now, true) >= kMaxKeysPerOwner)
         return false;
     if (expiries_.size() >= kMaxEntries)
         dropExpired(now);
@@ -33,14 +22,22 @@ bool OwnerKeyQuota::admit(const security::PeerId& owner, QByteArrayView keyHash,
     return true;
 }
 
-std::size_t OwnerKeyQuota::keysOf(const security::PeerId& owner,
-                                  RecordEnvelope::Clock::time_point now) const {
-    const QByteArray ownerBytes = owner.bytes();
+std::size_t OwnerKeyQuota::keysOf(const security::PeerId& owner, RecordEnvelope::Clock::time_point now) {
     std::lock_guard lock(mutex_);
+    return liveKeys(owner.bytes(), now, false);
+}
+
+// The owner's entries are one run of the ordered table: its live keys, forgetting the expired ones when
+// `forget` (under the lock).
+std::size_t OwnerKeyQuota::liveKeys(const QByteArray& owner, RecordEnvelope::Clock::time_point now,
+                                    bool forget) {
     std::size_t live = 0;
-    for (auto it = expiries_.lower_bound({ownerBytes, QByteArray()});
-         it != expiries_.end() && it->first.first == ownerBytes; ++it)
-        live += it->second > now ? 1 : 0;
+    for (auto it = expiries_.lower_bound({owner, QByteArray()});
+         it != expiries_.end() && it->first.first == owner;) {
+        const bool expired = it->second <= now;
+        live += expired ? 0 : 1;
+        it = expired && forget ? expiries_.erase(it) : std::next(it);
+    }
     return live;
 }
 

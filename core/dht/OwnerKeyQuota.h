@@ -31,13 +31,14 @@ public:
     bool admit(const security::PeerId& owner, QByteArrayView keyHash,
                RecordEnvelope::Clock::time_point expiresAt, RecordEnvelope::Clock::time_point now);
     // Live keys of `owner` in the table (for tests and the log).
-    std::size_t keysOf(const security::PeerId& owner, RecordEnvelope::Clock::time_point now) const;
+    std::size_t keysOf(const security::PeerId& owner, RecordEnvelope::Clock::time_point now);
 
 private:
     using Entry = std::pair<QByteArray, QByteArray>; // owner id, key hash
     void dropExpired(RecordEnvelope::Clock::time_point now);
+    std::size_t liveKeys(const QByteArray& owner, RecordEnvelope::Clock::time_point now, bool forget);
 
-    mutable std::mutex mutex_;
+    std::mutex mutex_;
     std::map<Entry, RecordEnvelope::Clock::time_point> expiries_;
 };
 

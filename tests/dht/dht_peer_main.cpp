@@ -156,6 +156,15 @@ void putRaw(::dht::DhtRunner& runner, const ::dht::InfoHash& key, std::uint64_t 
                                                    static_cast<size_t>(bytes.size()), valueId));
 }
 
+// An attacker's last duty: it says what it did, then waits for the test to close its stdin.
+void reportAndWait(const QJsonObject& event) {
+    JsonLines out;
+    out.print(event);
+    StdinLines lines;
+    while (!lines.closed())
+        std::this_thread::sleep_for(100ms);
+}
+
 // A bare OpenDHT node on loopback in Sahaj's network, with none of Sahaj's storage policies: an attacker's.
 void startBareNode(::dht::DhtRunner& runner, const sdht::HostPort& bootstrap) {
     ::dht::DhtRunner::Config config;
@@ -194,24 +203,9 @@ int runForger(const QCommandLineParser& arguments) {
 
     putRaw(runner, key, 42, QByteArray("SHR1 but far too short to be a record"));
 
-    JsonLines out;
-    out.print({{"event", "forged"}});
-    StdinLines lines;
-    while (!lines.closed())
-        std::this_thread::sleep_for(100ms);
+    reportAndWait({{"event", "forged"}});
     runner.join();
     return 0;
-}
-
-// Waits until `done` of `total` puts have come back, or a minute: then reports the flood and waits for stdin.
-void reportFlood(const std::atomic<int>& done, int total) {
-    for (int i = 0; i < 600 && done.load() < total; ++i)
-        std::this_thread::sleep_for(100ms);
-    JsonLines out;
-    out.print({{"event", "flooded"}, {"puts", done.load()}});
-    StdinLines lines;
-    while (!lines.closed())
-        std::this_thread::sleep_for(100ms);
 }
 
 int runKeyFlood(const QCommandLineParser& arguments) {
@@ -223,8 +217,8 @@ int runKeyFlood(const QCommandLineParser& arguments) {
     waitUntilConnected([&] { return node.connectedNodeCount() > 0; });
     for (int i = 0; i < keys; ++i)
         node.put(arguments.value("key") + "/" + QString::number(i), "flood", 300s);
-    const std::atomic<int> done = node.waitForPuts(60s) ? keys : 0;
-    reportFlood(done, keys);
+    const bool done = node.waitForPuts(60s);
+    reportAndWait({{"event", "flooded"}, {"puts", done ? keys : 0}});
     return 0;
 }
 
@@ -240,7 +234,9 @@ int runForeignFlood(const QCommandLineParser& arguments) {
         runner.put(::dht::InfoHash::get(key), std::make_shared<::dht::Value>(bytes),
                    [&done](bool) { ++done; });
     }
-    reportFlood(done, values);
+    for (int i = 0; i < 600 && done.load() < values; ++i) // its puts back, or a minute
+        std::this_thread::sleep_for(100ms);
+    reportAndWait({{"event", "flooded"}, {"puts", done.load()}});
     runner.join();
     return 0;
 }
