@@ -2,7 +2,8 @@
 # Renders every panel of the desktop app with live data into docs/screenshots/*.png: the app joins its
 # embedded demo collaboration (sahaj-volunteer --demo: a coordinator and two volunteers on loopback), waits
 # until it has trained several global steps in a group and measured the others' latency, then grabs the five
-# panels, the settings dialog, the join wizard and the tray menu; once in English, once in Bengali (*-bn.png).
+# panels, the settings dialog, the join wizard, the join dialog and the tray menu; once in English, once in
+# Bengali (*-bn.png).
 # Rendering is offscreen (QT_QPA_PLATFORM=offscreen), so no display is needed; set QT_QPA_PLATFORM=xcb
 # under Xvfb or a desktop to use the real platform instead.
 # Usage: scripts/screenshots.sh [OUTPUT_FOLDER]   (default docs/screenshots)

@@ -224,6 +224,22 @@
         <source>the disk space for downloaded data (the shard cache) must be between %1 and %2 GiB</source>
         <translation>ডাউনলোড করা ডেটার জন্য ডিস্কের জায়গা (শার্ড ক্যাশ) %1 থেকে %2 GiB-এর মধ্যে হতে হবে</translation>
     </message>
+    <message>
+        <source>the run directory&apos;s address</source>
+        <translation>প্রশিক্ষণ তালিকার ঠিকানা</translation>
+    </message>
+    <message>
+        <source>the run&apos;s organiser key must be 64 hexadecimal digits</source>
+        <translation>প্রশিক্ষণের আয়োজকের কী হতে হবে ৬৪টি হেক্সাডেসিমাল অঙ্ক</translation>
+    </message>
+    <message>
+        <source>the run directory&apos;s address must be https://host/path, or http:// on a loopback or private address</source>
+        <translation>প্রশিক্ষণ তালিকার ঠিকানা হতে হবে https://host/path, অথবা লুপব্যাক বা প্রাইভেট ঠিকানায় http://</translation>
+    </message>
+    <message>
+        <source>a run directory needs both its address and its key (64 hexadecimal digits), from whoever keeps it</source>
+        <translation>প্রশিক্ষণ তালিকার ঠিকানা ও কী (৬৪টি হেক্সাডেসিমাল অঙ্ক) দুটোই লাগবে, যিনি তালিকাটি রাখেন তাঁর কাছ থেকে</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::AppController</name>
@@ -702,6 +718,88 @@
     </message>
 </context>
 <context>
+    <name>sahaj::ui::JoinRunDialog</name>
+    <message>
+        <source>Join a run</source>
+        <translation>কোনো প্রশিক্ষণে যোগ দিন</translation>
+    </message>
+    <message>
+        <source>Paste the join link a run&apos;s organiser gave you (on the run&apos;s web page, or by message), choose its join file, or pick a run from the run directory.</source>
+        <translation>প্রশিক্ষণের আয়োজক আপনাকে যে যোগদানের লিংক দিয়েছেন (প্রশিক্ষণের ওয়েব পেজে, বা বার্তায়) তা পেস্ট করুন, এর যোগদান ফাইল বেছে নিন, অথবা প্রশিক্ষণ তালিকা থেকে একটি প্রশিক্ষণ বেছে নিন।</translation>
+    </message>
+    <message>
+        <source>Join &amp;link or file:</source>
+        <translation>যোগদানের লিংক বা ফাইল (&amp;L):</translation>
+    </message>
+    <message>
+        <source>What is wrong with the run</source>
+        <translation>প্রশিক্ষণটিতে কী সমস্যা</translation>
+    </message>
+    <message>
+        <source>Runs in the directory</source>
+        <translation>তালিকার প্রশিক্ষণগুলো</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>প্রশিক্ষণ</translation>
+    </message>
+    <message>
+        <source>Organiser</source>
+        <translation>আয়োজক</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>মডেল</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>ডাউনলোড</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>রিফ্রেশ (&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Join</source>
+        <translation>যোগ দিন (&amp;J)</translation>
+    </message>
+    <message>
+        <source>The run directory could not be loaded: %1</source>
+        <translation>প্রশিক্ষণ তালিকা লোড করা যায়নি: %1</translation>
+    </message>
+    <message>
+        <source>No run directory is set. Organisers publish their run&apos;s link on the run&apos;s web page; a directory&apos;s address and key, from whoever keeps it, go in Settings ▸ Run.</source>
+        <translation>কোনো প্রশিক্ষণ তালিকা ঠিক করা নেই। আয়োজকেরা তাঁদের প্রশিক্ষণের লিংক প্রশিক্ষণের ওয়েব পেজে প্রকাশ করেন; কোনো তালিকার ঠিকানা ও কী, যিনি তালিকাটি রাখেন তাঁর কাছ থেকে নিয়ে, সেটিংস ▸ যোগদান-এ দিন।</translation>
+    </message>
+    <message>
+        <source>Loading the run directory from %1…</source>
+        <translation>%1 থেকে প্রশিক্ষণ তালিকা লোড হচ্ছে…</translation>
+    </message>
+    <message>
+        <source>%1 M parameters</source>
+        <translation>%1 M প্যারামিটার</translation>
+    </message>
+    <message>
+        <source>not given</source>
+        <translation>উল্লেখ নেই</translation>
+    </message>
+    <message>
+        <source>The run directory lists no run.</source>
+        <translation>প্রশিক্ষণ তালিকায় কোনো প্রশিক্ষণ নেই।</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) in the directory.</source>
+        <translation>
+            <numerusform>তালিকায় %nটি প্রশিক্ষণ।</numerusform>
+            <numerusform>তালিকায় %nটি প্রশিক্ষণ।</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 — by %2, whose key the directory gives: %3…</source>
+        <translation>%1 — আয়োজক %2, তালিকা অনুযায়ী যাঁর কী: %3…</translation>
+    </message>
+</context>
+<context>
     <name>sahaj::ui::JoinWizard</name>
     <message>
         <source>Join Sahaj</source>
@@ -738,22 +836,6 @@
     <message>
         <source>Choose the run to join</source>
         <translation>কোন প্রশিক্ষণে যোগ দেবেন তা বেছে নিন</translation>
-    </message>
-    <message>
-        <source>Choose &amp;file…</source>
-        <translation>ফাইল বেছে নিন (&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Choose a join file</source>
-        <translation>একটি যোগদান ফাইল বেছে নিন</translation>
-    </message>
-    <message>
-        <source>Join file</source>
-        <translation>যোগদান ফাইল</translation>
-    </message>
-    <message>
-        <source>Join files (*.join *.json);;All files (*)</source>
-        <translation>যোগদান ফাইল (*.join *.json);;সব ফাইল (*)</translation>
     </message>
     <message>
         <source>Join &amp;link or file:</source>
@@ -894,10 +976,6 @@
     <message>
         <source>A run&apos;s organiser gives its join link or join file to volunteers (on the run&apos;s web page, or by message): paste the link, or choose the file. Some runs also ask for a user name and a password or invite code, or a token file.</source>
         <translation>প্রশিক্ষণের আয়োজক স্বেচ্ছাসেবকদের যোগদানের লিংক বা যোগদান ফাইল দেন (প্রশিক্ষণের ওয়েব পাতায়, অথবা বার্তায়): লিংকটি পেস্ট করুন, অথবা ফাইলটি বেছে নিন। কিছু প্রশিক্ষণে ব্যবহারকারীর নাম এবং পাসওয়ার্ড বা আমন্ত্রণ কোড, অথবা একটি টোকেন ফাইলও চাওয়া হয়।</translation>
-    </message>
-    <message>
-        <source>sahaj:join/…, https://… or a join file</source>
-        <translation>sahaj:join/…, https://… অথবা একটি যোগদান ফাইল</translation>
     </message>
     <message>
         <source>What is wrong with the run</source>
@@ -1223,6 +1301,29 @@
     </message>
 </context>
 <context>
+    <name>sahaj::ui::RunLinkField</name>
+    <message>
+        <source>Choose &amp;file…</source>
+        <translation>ফাইল বেছে নিন (&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Choose a join file</source>
+        <translation>একটি যোগদান ফাইল বেছে নিন</translation>
+    </message>
+    <message>
+        <source>Join file</source>
+        <translation>যোগদান ফাইল</translation>
+    </message>
+    <message>
+        <source>Join files (*.join *.json);;All files (*)</source>
+        <translation>যোগদান ফাইল (*.join *.json);;সব ফাইল (*)</translation>
+    </message>
+    <message>
+        <source>sahaj:join/…, https://… or a join file</source>
+        <translation>sahaj:join/…, https://… অথবা একটি যোগদান ফাইল</translation>
+    </message>
+</context>
+<context>
     <name>sahaj::ui::SettingsDialog</name>
     <message>
         <source>Sahaj settings</source>
@@ -1247,26 +1348,6 @@
     <message>
         <source>Problems with these settings</source>
         <translation>এই সেটিংসে সমস্যা</translation>
-    </message>
-    <message>
-        <source>sahaj://… or a join file</source>
-        <translation>sahaj://… অথবা একটি যোগদান ফাইল</translation>
-    </message>
-    <message>
-        <source>Choose &amp;file…</source>
-        <translation>ফাইল বেছে নিন (&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Choose a join file</source>
-        <translation>একটি যোগদান ফাইল বেছে নিন</translation>
-    </message>
-    <message>
-        <source>Join file</source>
-        <translation>যোগদান ফাইল</translation>
-    </message>
-    <message>
-        <source>Join files (*.join *.json);;All files (*)</source>
-        <translation>যোগদান ফাইল (*.join *.json);;সব ফাইল (*)</translation>
     </message>
     <message>
         <source>Join l&amp;ink:</source>
@@ -1427,6 +1508,22 @@
     <message>
         <source>Dis&amp;k space for data:</source>
         <translation>ডেটার জন্য ডিস্কের জায়গা (&amp;K):</translation>
+    </message>
+    <message>
+        <source>https://… (optional)</source>
+        <translation>https://… (ঐচ্ছিক)</translation>
+    </message>
+    <message>
+        <source>Run directory&apos;s &amp;web address:</source>
+        <translation>প্রশিক্ষণ তালিকার ওয়েব ঠিকানা (&amp;W):</translation>
+    </message>
+    <message>
+        <source>64 hexadecimal digits, from whoever keeps the directory</source>
+        <translation>৬৪টি হেক্সাডেসিমাল অঙ্ক, যিনি তালিকাটি রাখেন তাঁর কাছ থেকে</translation>
+    </message>
+    <message>
+        <source>Directory &amp;key:</source>
+        <translation>তালিকার কী (&amp;K):</translation>
     </message>
 </context>
 <context>

@@ -224,6 +224,22 @@
         <source>the disk space for downloaded data (the shard cache) must be between %1 and %2 GiB</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>the run directory&apos;s address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the run&apos;s organiser key must be 64 hexadecimal digits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the run directory&apos;s address must be https://host/path, or http:// on a loopback or private address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a run directory needs both its address and its key (64 hexadecimal digits), from whoever keeps it</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::AppController</name>
@@ -700,6 +716,88 @@
     </message>
 </context>
 <context>
+    <name>sahaj::ui::JoinRunDialog</name>
+    <message>
+        <source>Join a run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paste the join link a run&apos;s organiser gave you (on the run&apos;s web page, or by message), choose its join file, or pick a run from the run directory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Join &amp;link or file:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What is wrong with the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs in the directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Organiser</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Join</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run directory could not be loaded: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run directory is set. Organisers publish their run&apos;s link on the run&apos;s web page; a directory&apos;s address and key, from whoever keeps it, go in Settings ▸ Run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading the run directory from %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 M parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run directory lists no run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) in the directory.</source>
+        <translation>
+            <numerusform>%n run in the directory.</numerusform>
+            <numerusform>%n runs in the directory.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 — by %2, whose key the directory gives: %3…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sahaj::ui::JoinWizard</name>
     <message>
         <source>Join Sahaj</source>
@@ -735,22 +833,6 @@
     </message>
     <message>
         <source>Choose the run to join</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose &amp;file…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose a join file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Join file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Join files (*.join *.json);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -891,10 +973,6 @@
     </message>
     <message>
         <source>A run&apos;s organiser gives its join link or join file to volunteers (on the run&apos;s web page, or by message): paste the link, or choose the file. Some runs also ask for a user name and a password or invite code, or a token file.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>sahaj:join/…, https://… or a join file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1221,6 +1299,29 @@
     </message>
 </context>
 <context>
+    <name>sahaj::ui::RunLinkField</name>
+    <message>
+        <source>Choose &amp;file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a join file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Join file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Join files (*.join *.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sahaj:join/…, https://… or a join file</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sahaj::ui::SettingsDialog</name>
     <message>
         <source>Sahaj settings</source>
@@ -1244,26 +1345,6 @@
     </message>
     <message>
         <source>Problems with these settings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>sahaj://… or a join file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose &amp;file…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose a join file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Join file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Join files (*.join *.json);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1424,6 +1505,22 @@
     </message>
     <message>
         <source>Dis&amp;k space for data:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>https://… (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run directory&apos;s &amp;web address:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>64 hexadecimal digits, from whoever keeps the directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Directory &amp;key:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

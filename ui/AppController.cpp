@@ -105,6 +105,7 @@ QString AppController::join(const QString& secret) {
         return tr("This system names no folder for application data, where this peer's keys are kept");
     engine::JoinRequest request;
     request.run = settings_.runLink;
+    request.organiser = settings_.runOrganiser;
     if (!settings_.user.isEmpty())
         request.user = settings_.user;
     request.secret = secret;

@@ -9,6 +9,8 @@
 #include "ui/format/Figures.h"
 #include "ui/widgets/DownloadProgress.h"
 #include "ui/widgets/PathField.h"
+#include "ui/widgets/ProblemLabel.h"
+#include "ui/widgets/RunLinkField.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -120,12 +122,9 @@ QWizardPage* JoinWizard::buildJoinPage() {
                          "user name and a password or invite code, or a token file."));
     auto* form = new QFormLayout(page);
 
-    auto* runField = new PathField(PathField::Kind::File, tr("Choose &file…"), tr("Choose a join file"),
-                                   tr("Join file"), tr("Join files (*.join *.json);;All files (*)"), page);
+    auto* runField = new RunLinkField(page);
     runLink_ = runField->lineEdit();
     runLink_->setText(settings.runLink);
-    runLink_->setObjectName(QStringLiteral("runLinkEdit"));
-    runLink_->setPlaceholderText(tr("sahaj:join/…, https://… or a join file"));
     runField->addTo(form, tr("Join &link or file:"));
     page->registerField(QStringLiteral("run*"), runLink_);
 
@@ -299,23 +298,11 @@ bool JoinWizard::validateCurrentPage() {
     return saveAndJoin();
 }
 
-QLabel* JoinWizard::makeProblemLabel(QWidget* parent, const QString& objectName,
-                                     const QString& accessibleName) {
-    auto* label = new QLabel(parent);
-    label->setObjectName(objectName);
-    label->setAccessibleName(accessibleName);
-    label->setTextFormat(Qt::PlainText);
-    label->setWordWrap(true);
-    label->setStyleSheet(QStringLiteral("color: #b71c1c;"));
-    label->hide();
-    return label;
-}
-
 bool JoinWizard::saveAndJoin() {
     engine::VolunteerSettings settings = controller_.settings();
     settings.firstRunDone = true;
     settings.consentGiven = consent_->isChecked();
-    settings.runLink = runLink_->text().trimmed();
+    settings.chooseRun(runLink_->text().trimmed());
     settings.user = user_->text().trimmed();
     settings.tokenFile = tokenFile_->text().trimmed();
     settings.device = device_->currentText().trimmed();

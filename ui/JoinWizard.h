@@ -48,9 +48,6 @@ protected:
 private:
     QWizardPage* buildConsentPage();
     QWizardPage* buildJoinPage();
-    // A hidden red label for a problem, named for screen readers.
-    static QLabel* makeProblemLabel(QWidget* parent, const QString& objectName,
-                                    const QString& accessibleName);
     QWizardPage* buildHardwarePage();
     QWizardPage* buildLimitsPage();
     QWizardPage* buildPreparingPage();

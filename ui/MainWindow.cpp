@@ -4,6 +4,7 @@
 #include "core/engine/JoinRequest.h"
 #include "ui/AppController.h"
 #include "ui/ControlBar.h"
+#include "ui/JoinRunDialog.h"
 #include "ui/JoinWizard.h"
 #include "ui/SettingsDialog.h"
 #include "ui/StateText.h"
@@ -164,26 +165,41 @@ void MainWindow::render() {
 
 void MainWindow::joinOrLeave() {
     if (engine::canJoin(engine_.snapshot()->state)) {
-        join();
+        if (firstRunDone())
+            openJoinRunDialog();
+        else
+            openJoinWizard();
         return;
     }
     tray_->expectLeave();
     controller_.leave();
 }
 
-void MainWindow::join() {
+bool MainWindow::firstRunDone() const {
     const engine::VolunteerSettings& settings = controller_.settings();
-    if (!settings.firstRunDone || !settings.consentGiven || settings.runLink.isEmpty()) {
+    return settings.firstRunDone && settings.consentGiven;
+}
+
+void MainWindow::join() {
+    if (!firstRunDone()) {
         openJoinWizard();
         return;
     }
-    // A link or file that cannot be joined (mistyped, the file moved) brings the wizard back, with the
+    // A link or file that cannot be joined (mistyped, the file moved) brings the join dialog, with the
     // reason, rather than a failure that only Settings ▸ Run could mend.
-    if (const QString problem = engine::JoinRequest::runProblem(settings.runLink); !problem.isEmpty()) {
-        showNotice(tr("The run link cannot be joined: %1").arg(problem));
-        openJoinWizard();
+    const engine::VolunteerSettings& settings = controller_.settings();
+    if (const QString problem = engine::JoinRequest::runProblem(settings.runLink, settings.runOrganiser);
+        !problem.isEmpty()) {
+        if (!settings.runLink.isEmpty())
+            showNotice(tr("The run link cannot be joined: %1").arg(problem));
+        openJoinRunDialog();
         return;
     }
+    joinChosenRun();
+}
+
+void MainWindow::joinChosenRun() {
+    const engine::VolunteerSettings& settings = controller_.settings();
     QString secret;
     // Runs with a user name want its password or invite code, which is never stored; a token file
     // stands in for both.
@@ -197,6 +213,24 @@ void MainWindow::join() {
     }
     if (const QString problem = controller_.join(secret); !problem.isEmpty())
         QMessageBox::warning(this, tr("Sahaj"), tr("Joining did not start: %1").arg(problem));
+}
+
+JoinRunDialog* MainWindow::openJoinRunDialog() {
+    auto* dialog = new JoinRunDialog(controller_.settings(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        engine::VolunteerSettings settings = controller_.settings();
+        settings.chooseRun(dialog->link(), dialog->organiserKey());
+        if (const QStringList problems = controller_.applySettings(settings); !problems.isEmpty()) {
+            QMessageBox::warning(this, tr("Sahaj"),
+                                 tr("Joining did not start: %1").arg(problems.join(QLatin1Char('\n'))));
+            return;
+        }
+        joinChosenRun();
+    });
+    dialog->open();
+    return dialog;
 }
 
 SettingsDialog* MainWindow::openSettings() {

@@ -16,6 +16,7 @@ namespace sahaj::ui {
 class AppController;
 class BandwidthPanel;
 class ControlBar;
+class JoinRunDialog;
 class JoinWizard;
 class SettingsDialog;
 class TrayIcon;
@@ -43,13 +44,16 @@ public:
     QAction* demoAction() const { return demo_; }
     QAction* copySystemReportAction() const { return copySystemReport_; }
 
-    // Join: the wizard on the first run (or with no run chosen), else straight in, asking for the run's
-    // password when it needs one. Leave: leaves politely.
+    // The menu's Join…: the wizard on the first run, else the dialog to paste a run's link or pick one
+    // from the run directory. Leave: leaves politely.
     void joinOrLeave();
+    // The control bar's Join: the wizard on the first run, the join dialog when no run is chosen or the
+    // chosen one cannot be joined, else straight in, asking for the run's password when it needs one.
     void join();
     // Opens the dialogs (window-modal, deleted on close) and returns them.
     SettingsDialog* openSettings();
     JoinWizard* openJoinWizard();
+    JoinRunDialog* openJoinRunDialog();
     // Shows, raises and activates the window (the tray's Open).
     void showFromTray();
     // Quit was chosen (menu or tray): the app leaves and exits on quitRequested().
@@ -68,6 +72,9 @@ private:
     void buildMenus();
     void render();
     void showNotice(const QString& text);
+    bool firstRunDone() const;
+    // Joins the run in the settings, asking for its password when it needs one.
+    void joinChosenRun();
 
     engine::EngineFacade& engine_;
     AppController& controller_;

@@ -3,6 +3,7 @@
 #include "ui/AppController.h"
 #include "ui/format/CountryNames.h"
 #include "ui/widgets/PathField.h"
+#include "ui/widgets/RunLinkField.h"
 #include "ui/widgets/WeeklyScheduleGrid.h"
 
 #include <QCheckBox>
@@ -67,11 +68,8 @@ QWidget* SettingsDialog::buildRunPage() {
     auto* page = new QWidget;
     auto* form = new QFormLayout(page);
 
-    auto* runField = new PathField(PathField::Kind::File, tr("Choose &file…"), tr("Choose a join file"),
-                                   tr("Join file"), tr("Join files (*.join *.json);;All files (*)"), page);
+    auto* runField = new RunLinkField(page);
     runLink_ = runField->lineEdit();
-    runLink_->setObjectName(QStringLiteral("runLinkEdit"));
-    runLink_->setPlaceholderText(tr("sahaj://… or a join file"));
     runField->addTo(form, tr("Join l&ink:"));
 
     user_ = new QLineEdit(page);
@@ -105,6 +103,17 @@ QWidget* SettingsDialog::buildRunPage() {
     clientMode_ = new QCheckBox(tr("Connect out onl&y (behind NAT or a firewall)"), page);
     clientMode_->setObjectName(QStringLiteral("clientModeCheck"));
     form->addRow(QString(), clientMode_);
+
+    // A run directory lists runs to choose from in Join… (BOINC's project list): whoever keeps one gives
+    // its address and the key it is signed with.
+    directoryUrl_ = new QLineEdit(page);
+    directoryUrl_->setObjectName(QStringLiteral("directoryUrlEdit"));
+    directoryUrl_->setPlaceholderText(tr("https://… (optional)"));
+    form->addRow(tr("Run directory's &web address:"), directoryUrl_);
+    directoryKey_ = new QLineEdit(page);
+    directoryKey_->setObjectName(QStringLiteral("directoryKeyEdit"));
+    directoryKey_->setPlaceholderText(tr("64 hexadecimal digits, from whoever keeps the directory"));
+    form->addRow(tr("Directory &key:"), directoryKey_);
     return page;
 }
 
@@ -263,6 +272,8 @@ void SettingsDialog::load(const engine::VolunteerSettings& settings) {
     user_->setText(settings.user);
     tokenFile_->setText(settings.tokenFile);
     dataDir_->setText(settings.dataDir);
+    directoryUrl_->setText(settings.directoryUrl);
+    directoryKey_->setText(settings.directoryKey);
     clientMode_->setChecked(settings.clientMode);
     device_->setCurrentText(settings.device);
 
@@ -302,10 +313,12 @@ void SettingsDialog::load(const engine::VolunteerSettings& settings) {
 
 engine::VolunteerSettings SettingsDialog::editedSettings() const {
     engine::VolunteerSettings settings = controller_.settings();
-    settings.runLink = runLink_->text().trimmed();
+    settings.chooseRun(runLink_->text().trimmed());
     settings.user = user_->text().trimmed();
     settings.tokenFile = tokenFile_->text().trimmed();
     settings.dataDir = dataDir_->text().trimmed();
+    settings.directoryUrl = directoryUrl_->text().trimmed();
+    settings.directoryKey = directoryKey_->text().trimmed().toLower();
     settings.clientMode = clientMode_->isChecked();
     settings.device = device_->currentText().trimmed();
 

@@ -59,6 +59,8 @@ private:
     QLineEdit* user_ = nullptr;
     QLineEdit* tokenFile_ = nullptr;
     QLineEdit* dataDir_ = nullptr;
+    QLineEdit* directoryUrl_ = nullptr;
+    QLineEdit* directoryKey_ = nullptr;
     QCheckBox* clientMode_ = nullptr;
     QComboBox* device_ = nullptr;
 

@@ -6,6 +6,7 @@
 #include "app/node/ModelToolForward.h"
 #include "app/node/RunInitCommand.h"
 #include "app/node/ShardCommand.h"
+#include "app/node/SignDirectoryCommand.h"
 #include "app/node/TokenizeCommand.h"
 #include "app/node/TokenizerTrainCommand.h"
 #include "app/node/VolunteerCommand.h"
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
     commandLine.add(std::make_unique<sahaj::node::TokenizerTrainCommand>());
     commandLine.add(std::make_unique<sahaj::node::ShardCommand>());
     commandLine.add(std::make_unique<sahaj::node::RunInitCommand>());
+    commandLine.add(std::make_unique<sahaj::node::SignDirectoryCommand>());
     commandLine.add(std::make_unique<sahaj::node::CoordinatorCommand>());
     commandLine.add(std::make_unique<sahaj::node::VolunteerCommand>());
     commandLine.add(std::make_unique<sahaj::node::DemoCommand>());

@@ -1,6 +1,7 @@
 #include "app/volunteer/ScreenshotTour.h"
 
 #include "core/engine/EngineFacade.h"
+#include "ui/JoinRunDialog.h"
 #include "ui/JoinWizard.h"
 #include "ui/MainWindow.h"
 #include "ui/SettingsDialog.h"
@@ -88,6 +89,11 @@ bool ScreenshotTour::shoot() {
         wizard->resize(760, 560);
         ok = save(*wizard, QStringLiteral("wizard")) && ok;
         wizard->close();
+    }
+    // The demo sets no run directory: the dialog shows where links come from instead.
+    if (ui::JoinRunDialog* dialog = window_.openJoinRunDialog()) {
+        ok = save(*dialog, QStringLiteral("join-dialog")) && ok;
+        dialog->close();
     }
     if (window_.tray() && window_.tray()->menu()) {
         QMenu* menu = window_.tray()->menu();

@@ -32,7 +32,7 @@ QString JoinRequest::problem() const {
     return limits.problem();
 }
 
-QString JoinRequest::runProblem(const QString& run) {
+QString JoinRequest::runProblem(const QString& run, const QString& organiser) {
     const QString text = run.trimmed();
     if (text.isEmpty())
         return QStringLiteral(
@@ -42,7 +42,7 @@ QString JoinRequest::runProblem(const QString& run) {
     if (const QString problem = run::ManifestSyntax::joinUrlProblem(text); !problem.isEmpty())
         return problem;
     try {
-        run::JoinFile::readRun(text, /*signedOnly=*/true);
+        run::JoinFile::readRun(text, /*signedOnly=*/true, organiser);
         return {};
     } catch (const std::exception& e) {
         return QString::fromUtf8(e.what());

@@ -38,8 +38,9 @@ struct JoinRequest {
     QString problem() const;
     // What is wrong with `run` as what a volunteer joins, in one plain sentence (empty file, random bytes,
     // a plain manifest, no such file, a malformed link...: run::JoinFile::problemWithFile), checked before
-    // the wizard finishes; empty when it verifies, or is a URL (downloaded, and checked, when joining).
-    static QString runProblem(const QString& run);
+    // the wizard finishes; empty when it verifies (signed by `organiser` when one is given), or is a URL
+    // (downloaded, and checked, when joining).
+    static QString runProblem(const QString& run, const QString& organiser = {});
     // "auto" (the GPUs whose cores pass their self-test, else the CPU: engine::CorePlanner), "cpu",
     // "cuda" (the first GPU) or "cuda:N".
     static bool isDeviceName(const QString& text);

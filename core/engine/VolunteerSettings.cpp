@@ -1,6 +1,7 @@
 #include "core/engine/VolunteerSettings.h"
 
 #include "core/engine/JoinRequest.h"
+#include "core/run/ManifestSyntax.h"
 #include "core/store/LedgerLimits.h"
 
 #include <QCoreApplication>
@@ -44,6 +45,12 @@ bool isCountryCode(const QString& text) {
     return code.match(text).hasMatch();
 }
 
+// An Ed25519 public key as 64 hexadecimal digits (an organiser's, a run directory's), or nothing.
+bool isKeyOrEmpty(const QString& text) {
+    static const QRegularExpression key(QStringLiteral("^[0-9a-fA-F]{64}$"));
+    return text.isEmpty() || key.match(text).hasMatch();
+}
+
 bool isLanguage(const QString& text) {
     return text.isEmpty() || text == QLatin1String("en") || text == QLatin1String("bn");
 }
@@ -62,6 +69,8 @@ void checkTextLengths(const VolunteerSettings& s, QStringList& problems) {
         {&s.runLink, QT_TRANSLATE_NOOP("sahaj::engine::VolunteerSettings", "the run link")},
         {&s.user, QT_TRANSLATE_NOOP("sahaj::engine::VolunteerSettings", "the user name")},
         {&s.tokenFile, QT_TRANSLATE_NOOP("sahaj::engine::VolunteerSettings", "the token file")},
+        {&s.directoryUrl,
+         QT_TRANSLATE_NOOP("sahaj::engine::VolunteerSettings", "the run directory's address")},
         {&s.dataDir, QT_TRANSLATE_NOOP("sahaj::engine::VolunteerSettings", "the data folder")},
     };
     for (const auto& [text, name] : fields)
@@ -241,6 +250,9 @@ void readValues(QSettings& ini, VolunteerSettings& s, QStringList& problems) {
     read.text(QStringLiteral("join/runLink"), s.runLink);
     read.text(QStringLiteral("join/user"), s.user);
     read.text(QStringLiteral("join/tokenFile"), s.tokenFile);
+    read.text(QStringLiteral("join/runOrganiser"), isKeyOrEmpty, s.runOrganiser);
+    read.text(QStringLiteral("directory/url"), s.directoryUrl);
+    read.text(QStringLiteral("directory/key"), isKeyOrEmpty, s.directoryKey);
     read.text(QStringLiteral("join/dataDir"), s.dataDir);
     read.integer(QLatin1String(kCacheGiBKey), VolunteerSettings::kMinCacheGiB,
                  VolunteerSettings::kMaxCacheGiB, s.cacheGiB);
@@ -290,6 +302,12 @@ void readValues(QSettings& ini, VolunteerSettings& s, QStringList& problems) {
 
 } // namespace
 
+void VolunteerSettings::chooseRun(const QString& link, const QString& organiser) {
+    if (link != runLink || !organiser.isEmpty())
+        runOrganiser = organiser;
+    runLink = link;
+}
+
 QStringList VolunteerSettings::problems() const {
     QStringList found;
     if (scheduleEnabled && schedule.none())
@@ -320,6 +338,14 @@ QStringList VolunteerSettings::problems() const {
         found << tr("the language must be English (en), Bengali (bn) or the system's");
     if (!JoinRequest::isDeviceName(device))
         found << tr("the device must be auto, cpu, cuda or cuda:N");
+    if (!isKeyOrEmpty(runOrganiser))
+        found << tr("the run's organiser key must be 64 hexadecimal digits");
+    if (!directoryUrl.isEmpty() && !run::ManifestSyntax::isRemoteUrl(directoryUrl))
+        found << tr("the run directory's address must be https://host/path, or http:// on a loopback or "
+                    "private address");
+    if (!isKeyOrEmpty(directoryKey) || directoryKey.isEmpty() != directoryUrl.isEmpty())
+        found << tr("a run directory needs both its address and its key (64 hexadecimal digits), from "
+                    "whoever keeps it");
     if (snoozeUntilMs < 0 || snoozeUntilMs > store::LedgerLimits::kMaxTimeMs)
         found << tr("the snooze end is not a valid time");
     checkTextLengths(*this, found);
@@ -398,6 +424,9 @@ void VolunteerSettings::save(const QString& path) const {
         ini.setValue(QStringLiteral("join/runLink"), runLink);
         ini.setValue(QStringLiteral("join/user"), user);
         ini.setValue(QStringLiteral("join/tokenFile"), tokenFile);
+        ini.setValue(QStringLiteral("join/runOrganiser"), runOrganiser);
+        ini.setValue(QStringLiteral("directory/url"), directoryUrl);
+        ini.setValue(QStringLiteral("directory/key"), directoryKey);
         ini.setValue(QStringLiteral("join/dataDir"), dataDir);
         ini.setValue(QLatin1String(kCacheGiBKey), QString::number(cacheGiB));
         ini.setValue(QStringLiteral("join/clientMode"), flag(clientMode));

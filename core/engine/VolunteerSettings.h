@@ -30,7 +30,14 @@ public:
     QString runLink;   // join link or join file path
     QString user;      // for allowlist or invite runs (the secret is never stored here)
     QString tokenFile; // an organiser-issued token, optional
-    QString dataDir;   // where the run's data shard is
+    // The organiser key the run's join file must be signed with (64 hex digits): set when the run was
+    // chosen from a run directory, which vouches for it; empty: the key the run itself names.
+    QString runOrganiser;
+    // A run directory to choose runs from (run::RunDirectory): its URL and the key that signs it, both
+    // from whoever keeps it; empty: none.
+    QString directoryUrl;
+    QString directoryKey;
+    QString dataDir; // where the run's data shard is
     // The most the cache of downloaded shards may hold, in GiB (JoinRequest::cacheCapBytes, whose default
     // this is); read when joining, so a change applies from the next join.
     static constexpr int kMinCacheGiB = 1;
@@ -64,6 +71,10 @@ public:
     bool startAtLogin = false;
     bool notifications = true;
     QString language; // "", "en" or "bn"; "": follow the system
+
+    // Sets the run to join. A run typed or chosen by hand (`organiser` empty) trusts the key it names, so a
+    // pin left by a run chosen from a directory goes when the link changes.
+    void chooseRun(const QString& link, const QString& organiser = {});
 
     // Empty when the settings are consistent, else one sentence per contradiction or bad value, for the
     // settings dialog to show (e.g. a schedule that allows no hour, an idle rule with the schedule empty,

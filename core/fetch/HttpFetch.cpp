@@ -229,4 +229,16 @@ FetchResult HttpFetch::get(const Request& request, const TransferSettings& setti
     return result;
 }
 
+FetchResult HttpFetch::getSmall(const QString& url, std::int64_t limit, const TransferSettings& settings,
+                                QByteArray& body, const std::atomic<bool>* cancel) {
+    body.clear();
+    return get(
+        {url, 0, limit}, settings,
+        [&](const char* data, std::size_t size) {
+            body.append(data, qsizetype(size));
+            return true;
+        },
+        {}, cancel);
+}
+
 } // namespace sahaj::fetch

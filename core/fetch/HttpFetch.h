@@ -3,6 +3,7 @@
 #include "core/fetch/FetchResult.h"
 #include "core/fetch/TransferSettings.h"
 
+#include <QByteArray>
 #include <QString>
 
 #include <atomic>
@@ -35,6 +36,10 @@ public:
 
     static FetchResult get(const Request& request, const TransferSettings& settings, const Sink& sink,
                            const Progress& progress = {}, const std::atomic<bool>* cancel = nullptr);
+    // The whole body of `url`, at most `limit` bytes, into `body` (a small file: a join file, a run
+    // directory); a larger body ends with CutOff.
+    static FetchResult getSmall(const QString& url, std::int64_t limit, const TransferSettings& settings,
+                                QByteArray& body, const std::atomic<bool>* cancel = nullptr);
 };
 
 } // namespace sahaj::fetch

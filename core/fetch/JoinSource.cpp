@@ -22,13 +22,7 @@ run::RunManifest JoinSource::readRun(const QString& text, bool signedOnly, const
         return run::JoinFile::readRun(text, signedOnly, expectedOrganiser);
     }
     QByteArray bytes;
-    const FetchResult result = HttpFetch::get(
-        {text, 0, run::JoinFile::kMaxBytes}, settings,
-        [&](const char* data, std::size_t size) {
-            bytes.append(data, qsizetype(size));
-            return true;
-        },
-        {}, cancel);
+    const FetchResult result = HttpFetch::getSmall(text, run::JoinFile::kMaxBytes, settings, bytes, cancel);
     if (result.outcome == FetchResult::Outcome::CutOff)
         throw std::invalid_argument(QStringLiteral("%1 is larger than a join file may be (%2 bytes)")
                                         .arg(text)

@@ -38,6 +38,9 @@ VolunteerSettings everyFieldSet() {
     s.user = QStringLiteral("রহিম");
     s.tokenFile = QStringLiteral("/home/rahim/tokens/sahaj token.bin");
     s.dataDir = QStringLiteral("C:\\Data\\shard 3\\[x]");
+    s.runOrganiser = QString(64, QLatin1Char('e'));
+    s.directoryUrl = QStringLiteral("https://runs.example.org/directory.json?lang=bn");
+    s.directoryKey = QString(64, QLatin1Char('F'));
     s.cacheGiB = VolunteerSettings::kMaxCacheGiB;
     s.clientMode = true;
     s.device = QStringLiteral("cuda:1");
@@ -137,6 +140,14 @@ const std::vector<Contradiction>& contradictions() {
              "the disk space for downloaded data (the shard cache) must be between 1 and 10000 GiB")},
         {"run link too long", [](VolunteerSettings& s) { s.runLink = QString(4097, QLatin1Char('x')); },
          QStringLiteral("the run link is longer than 4096 characters")},
+        {"organiser key short", [](VolunteerSettings& s) { s.runOrganiser = QStringLiteral("abc"); },
+         QStringLiteral("the run's organiser key must be 64 hexadecimal digits")},
+        {"directory on disk", [](VolunteerSettings& s) { s.directoryUrl = QStringLiteral("/etc/runs.json"); },
+         QStringLiteral("the run directory's address must be https://host/path, or http:// on a loopback or "
+                        "private address")},
+        {"directory without key", [](VolunteerSettings& s) { s.directoryKey.clear(); },
+         QStringLiteral("a run directory needs both its address and its key (64 hexadecimal digits), from "
+                        "whoever keeps it")},
     };
     return cases;
 }

@@ -1,7 +1,7 @@
 // The main window: the five panels as tabs (Ctrl+1..5), the control bar and the status bar; an automatic
 // pause shows its reason in the control bar, the status bar and the tray's tooltip; Join runs the wizard
-// on the first run and joins straight away after it; Leave is not reported as a disconnection; closing
-// without a tray quits; About shows the licence.
+// on the first run and joins straight away after it (the join dialog: tst_join_run_dialog); Leave is not
+// reported as a disconnection; closing without a tray quits; About shows the licence.
 #include "core/engine/VolunteerSettings.h"
 #include "support/GuiFixture.h"
 #include "ui/AppController.h"
@@ -181,20 +181,6 @@ private Q_SLOTS:
         QVERIFY(machine.engine->calls.contains(QStringLiteral("join:") + kLink));
         QVERIFY(!machine.window->findChild<JoinWizard*>());
         QCOMPARE(machine.window->joinLeaveAction()->text(), QStringLiteral("&Leave"));
-    }
-
-    void aLinkThatCannotBeJoinedBringsTheWizardBack() {
-        VolunteerSettings settings;
-        settings.firstRunDone = true;
-        settings.consentGiven = true;
-        settings.runLink = QStringLiteral("/no/such/run.join");
-        Machine machine(EngineState::Offline, &settings);
-        machine.window->show();
-        machine.window->joinLeaveAction()->trigger();
-        QVERIFY(!machine.joined());
-        auto* wizard = machine.window->findChild<JoinWizard*>();
-        QVERIFY(wizard && wizard->isVisible());
-        wizard->reject();
     }
 
     void leaveIsNoDisconnectionNotice() {

@@ -1,4 +1,6 @@
-// `sahaj-node run-init`: the manifest it writes, and the mistakes a user can make.
+// `sahaj-node run-init`: the manifest it writes, and the mistakes a user can make; `sahaj-node
+// sign-directory`: a run directory that verifies with the key it prints, and entries it refuses.
+#include "core/run/RunDirectory.h"
 #include "core/run/RunManifest.h"
 #include "core/text/CorpusReader.h"
 #include "tests/common/NodeProcess.h"
@@ -240,6 +242,38 @@ private Q_SLOTS:
         expectUsageError({"--out", dir_.filePath("twice.json"), "--tokenizer", tokenizer_, "--corpus",
                           corpus_, "--corpus", corpus_},
                          "data URL #1 repeats data URL #0");
+    }
+
+    void signDirectorySignsWhatVerifies() {
+        const QString runs = dir_.filePath("runs.json");
+        const auto writeRuns = [&](const QString& join) {
+            QFile file(runs);
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(QStringLiteral(R"({"runs": [{"title": "sahajBERT", "description": "Bengali ALBERT",
+                "organiser": "Neuropark", "organiserKey": "%1", "join": "%2", "parameters": 18000000,
+                "downloadBytes": 1500000000}]})")
+                           .arg(QString(64, QLatin1Char('c')), join)
+                           .toUtf8());
+        };
+        writeRuns(QStringLiteral("https://example.org/sahajbert.join"));
+        const QString out = dir_.filePath("directory.json");
+        const NodeRun run =
+            runNode({"sign-directory", "--runs", runs, "--out", out, "--key", dir_.filePath("keeper")});
+        QVERIFY2(run.status == 0, qPrintable(run.err));
+        const QRegularExpressionMatch key =
+            QRegularExpression("directory key: ([0-9a-f]{64})").match(run.out);
+        QVERIFY2(key.hasMatch(), qPrintable(run.out));
+        const sahaj::run::RunDirectory directory =
+            sahaj::run::RunDirectory::fromBytes(readAll(out), out, key.captured(1));
+        QCOMPARE(directory.runs().at(0).title, QStringLiteral("sahajBERT"));
+
+        const QByteArray signedBytes = readAll(out);
+        writeRuns(QStringLiteral("/etc/passwd"));
+        const NodeRun refused =
+            runNode({"sign-directory", "--runs", runs, "--out", out, "--key", dir_.filePath("keeper")});
+        QCOMPARE(refused.status, 1);
+        QVERIFY2(refused.err.contains("runs[0] \"join\" must be a join link"), qPrintable(refused.err));
+        QCOMPARE(readAll(out), signedBytes); // the published directory is left as it was
     }
 
     void runtimeFailuresExitWithOne() {
