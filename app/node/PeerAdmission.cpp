@@ -138,6 +138,11 @@ void PeerAdmission::addCoordinatorOptions(QCommandLineParser& parser) {
         {"auth", "Who gets an access token: open, allowlist:FILE or invites:FILE (default open).", "POLICY"},
         {"auth-listen", "IPV4:PORT of the token endpoint (TCP) (default: --listen's port + 1).", "ADDR"},
         {"token-lifetime", "Seconds an access token is valid (default 21600; 60 to 2592000).", "S"},
+        {"joins-per-address",
+         "Open runs: first token requests answered per minute from one IP address (default 6; 1 to 10000). "
+         "Raise it where many volunteers share an address (a campus NAT); the others are told when to ask "
+         "again.",
+         "N"},
         {"serve-data",
          "Serve the run's shards and tokenizer found in DIR (under their URLs' file names, as run-init "
          "--url-prefix lays them out) to admitted volunteers on the token endpoint: their mirror of last "
@@ -200,6 +205,8 @@ std::shared_ptr<TokenEndpoint> PeerAdmission::admitCoordinator(const QCommandLin
     authorityOptions.runId = manifest.runId;
     authorityOptions.lifetimeSeconds =
         CommandLine::integerValue(parser, "token-lifetime", 21600, 60, 2592000);
+    authorityOptions.openRequestsPerAddressPerMinute = static_cast<int>(CommandLine::integerValue(
+        parser, "joins-per-address", authorityOptions.openRequestsPerAddressPerMinute, 1, 10000));
     const QString policy = parser.isSet("auth") ? parser.value("auth") : QStringLiteral("open");
     std::optional<security::TokenAuthority> authority;
     try {

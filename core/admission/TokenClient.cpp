@@ -153,8 +153,15 @@ QByteArray TokenClient::request(const net::SocketFactory& sockets, const std::st
         if (!reply.envelope.has_token_reply())
             throw std::runtime_error("the token endpoint answered with something other than a token reply");
         const wire::TokenReply& answer = reply.envelope.token_reply();
-        if (!answer.refusal().empty())
-            throw TokenRefused(net::LogText::utf8(answer.refusal(), 500));
+        if (!answer.refusal().empty()) {
+            // Checked in meaning: a wait longer than any rate window is a fault of the endpoint's.
+            if (answer.retry_after_seconds() > net::WireLimits::kMaxRetryAfterSeconds)
+                throw std::runtime_error("the token endpoint asked to wait " +
+                                         std::to_string(answer.retry_after_seconds()) +
+                                         " s, longer than any rate limit lasts");
+            throw TokenRefused(net::LogText::utf8(answer.refusal(), 500),
+                               std::chrono::seconds(answer.retry_after_seconds()));
+        }
         return checkedToken(answer.token(), identity, runId, organiser, request);
     }
 }

@@ -6,6 +6,7 @@
 
 #include <QByteArray>
 
+#include <algorithm>
 #include <exception>
 
 namespace sahaj::admission {
@@ -102,8 +103,13 @@ wire::TokenReply TokenRequestHandler::decide(const wire::Envelope& request, cons
             log_(QStringLiteral("token endpoint: cannot read the changed allowlist: %1").arg(problem));
         loggedAllowListProblem_ = problem;
     }
-    if (!decision.token)
-        return refusal(decision.refusal);
+    if (!decision.token) {
+        wire::TokenReply reply = refusal(decision.refusal);
+        if (decision.retryAfterMs > 0)
+            reply.set_retry_after_seconds(static_cast<std::uint32_t>(std::min<qint64>(
+                (decision.retryAfterMs + 999) / 1000, net::WireLimits::kMaxRetryAfterSeconds)));
+        return reply;
+    }
     wire::TokenReply reply;
     reply.set_token(decision.token->toBytes().toStdString());
     return reply;

@@ -3,6 +3,7 @@
 #include "core/collab/DecodedRecords.h"
 #include "core/dht/DhtNode.h"
 #include "core/dht/DhtRecord.h"
+#include "core/net/LogText.h"
 #include "core/net/MessageValidator.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/WireLimits.h"
@@ -61,7 +62,8 @@ bool PeerBoard::decode(const dht::DhtRecord& record, PeerAnnouncement& announcem
     announcement.bandwidth = wire.bandwidth();
     announcement.stateDonor = wire.state_donor();
     announcement.epoch = wire.epoch();
-    announcement.version = wire.version();
+    // Shown to people (the peer list, logs): the peer chose it, so it is made safe to print.
+    announcement.version = net::LogText::utf8(wire.version(), 64);
     announcement.country = wire.country();
     return true;
 }

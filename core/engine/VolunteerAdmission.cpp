@@ -14,6 +14,7 @@
 #include "core/security/Username.h"
 
 #include <QDateTime>
+#include <QRandomGenerator>
 
 #include <zmq.hpp>
 
@@ -29,10 +30,25 @@ using namespace std::chrono_literals;
 // A volunteer's first token request waits this long for an endpoint that does not answer yet (the
 // coordinator may still be starting), asking again every kRequestTimeout.
 constexpr auto kFirstTokenPatience = 60s;
+// Waits a rate-limiting endpoint asks for (TokenRefused::retryAfter), in all: many volunteers that share an
+// address (a campus NAT) or join at once are told to come back, and do, rather than give up.
+constexpr auto kRateLimitPatience = 10min;
 constexpr auto kRequestTimeout = 5s;
 
 bool cancelled(const std::atomic<bool>* cancel) {
     return cancel && cancel->load();
+}
+
+// Sleeps `duration` in short steps; false when cancelled first.
+bool sleepUnlessCancelled(std::chrono::milliseconds duration, const std::atomic<bool>* cancel) {
+    const auto until = std::chrono::steady_clock::now() + duration;
+    while (std::chrono::steady_clock::now() < until) {
+        if (cancelled(cancel))
+            return false;
+        std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(
+            200ms, std::chrono::ceil<std::chrono::milliseconds>(until - std::chrono::steady_clock::now())));
+    }
+    return !cancelled(cancel);
 }
 
 security::AccessToken::Role tokenRole(wire::Role role) {
@@ -165,14 +181,25 @@ std::string VolunteerAdmission::admit(PeerOptions& options, const QString& ident
             throw std::invalid_argument(what.rfind(source, 0) == 0 ? what : source + ": " + what);
         }
     } else {
-        const auto giveUpAt = std::chrono::steady_clock::now() + kFirstTokenPatience;
+        const auto start = std::chrono::steady_clock::now();
+        const auto giveUpAt = start + kFirstTokenPatience;
         for (;;) {
             try {
                 token = requestToken(endpoint, manifest, *identity, *curve, request);
                 break;
             } catch (const admission::TokenRefused& e) {
-                throw std::runtime_error("the run's token endpoint refused this peer: " +
-                                         std::string(e.what()));
+                // A little more than asked, spread out: volunteers turned away together do not all
+                // come back in the same second.
+                const auto wait =
+                    e.retryAfter() + std::chrono::milliseconds(QRandomGenerator::global()->bounded(2000));
+                if (e.retryAfter().count() == 0 ||
+                    std::chrono::steady_clock::now() + wait > start + kRateLimitPatience)
+                    throw std::runtime_error("the run's token endpoint refused this peer: " +
+                                             std::string(e.what()));
+                qWarning("the run's token endpoint is busy (%s): asking again in %lld s", e.what(),
+                         static_cast<long long>(std::chrono::ceil<std::chrono::seconds>(wait).count()));
+                if (!sleepUnlessCancelled(wait, cancel))
+                    throw std::runtime_error("joining was cancelled while the token endpoint was busy");
             } catch (const std::runtime_error&) {
                 if (std::chrono::steady_clock::now() >= giveUpAt || cancelled(cancel))
                     throw;

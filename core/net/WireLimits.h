@@ -33,6 +33,9 @@ struct WireLimits {
     static constexpr std::uint32_t kMaxQuantisationBlock = 1u << 20;
     static constexpr std::size_t kMaxEndpointBytes = 256;
     static constexpr std::size_t kMaxTextBytes = 1024; // reasons, error messages
+    // The longest wait a token endpoint may ask of a volunteer it rate-limits (TokenReply): its windows are
+    // a minute; more would let a slow or lying endpoint park volunteers.
+    static constexpr std::uint32_t kMaxRetryAfterSeconds = 600;
     static constexpr std::size_t kMaxHashBytes = 64;
     static constexpr std::uint32_t kMaxStateChunks = 1u << 20;
     // Admission (token requests and replies).

@@ -1,5 +1,6 @@
 #include "core/security/RateLimiter.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace sahaj::security {
@@ -32,6 +33,19 @@ bool RateLimiter::allow(const QString& key, qint64 nowMs) {
         return false;
     times.push_back(nowMs);
     return true;
+}
+
+qint64 RateLimiter::retryAfterMs(const QString& key, qint64 nowMs) const {
+    const auto found = events_.constFind(key);
+    if (found == events_.constEnd())
+        return events_.size() >= maxKeys_ ? windowMs_ : 0;
+    const std::deque<qint64>& times = *found;
+    // The events still in the window, oldest first: the limit-th from the end must leave it.
+    const auto inWindow =
+        std::count_if(times.begin(), times.end(), [&](qint64 t) { return t > nowMs - windowMs_; });
+    if (inWindow < limit_)
+        return 0;
+    return times[times.size() - std::size_t(limit_)] + windowMs_ - nowMs;
 }
 
 } // namespace sahaj::security

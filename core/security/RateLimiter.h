@@ -17,6 +17,8 @@ public:
 
     // Records the event and returns true when `key` has had fewer than `limit` events in the window.
     bool allow(const QString& key, qint64 nowMs);
+    // How long until `key` may have an event again: 0 when it may now, the window when the table is full.
+    qint64 retryAfterMs(const QString& key, qint64 nowMs) const;
 
 private:
     void forgetIdle(qint64 nowMs);

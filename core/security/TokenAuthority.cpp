@@ -5,6 +5,7 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace sahaj::security {
@@ -83,6 +84,17 @@ const AllowList& TokenAuthority::currentAllowList() {
     return *allowList_;
 }
 
+namespace {
+
+// A refusal by `limiter`, which passes: says when, in words and in retryAfterMs.
+TokenAuthority::Decision limited(const RateLimiter& limiter, const QString& key, qint64 nowMs,
+                                 const QString& what) {
+    const qint64 wait = std::max<qint64>(1000, limiter.retryAfterMs(key, nowMs));
+    return {std::nullopt, QStringLiteral("%1: try again in %2 s").arg(what).arg((wait + 999) / 1000), wait};
+}
+
+} // namespace
+
 TokenAuthority::Decision TokenAuthority::decide(const Request& request, qint64 nowMs) {
     const qint64 now = nowMs / 1000;
     if (request.role == AccessToken::Role::Coordinator)
@@ -101,7 +113,7 @@ TokenAuthority::Decision TokenAuthority::decide(const Request& request, qint64 n
                     QStringLiteral("cannot renew: the token was issued for other keys, user or role")};
         // Only token holders get this far, so the keys are few; each renewal costs a signature.
         if (!renewals_.allow(request.peer.toHex(), nowMs))
-            return {std::nullopt, QStringLiteral("too many renewals: try again in a minute")};
+            return limited(renewals_, request.peer.toHex(), nowMs, QStringLiteral("too many renewals"));
         // A user the organiser removed keeps its token until it expires, and gets no other.
         if (policy_ == Policy::AllowList && !currentAllowList().contains(current.username()))
             return {std::nullopt,
@@ -114,20 +126,22 @@ TokenAuthority::Decision TokenAuthority::decide(const Request& request, qint64 n
     case Policy::Open:
         // One address's flood spends its own allowance, not the run's.
         if (!strangersByAddress_.allow(request.address, nowMs))
-            return {std::nullopt,
-                    QStringLiteral("too many requests from this address: try again in a minute")};
+            return limited(strangersByAddress_, request.address, nowMs,
+                           QStringLiteral("too many requests from this address"));
         if (!strangers_.allow(QStringLiteral("*"), nowMs))
-            return {std::nullopt, QStringLiteral("too many requests: try again in a minute")};
+            return limited(strangers_, QStringLiteral("*"), nowMs, QStringLiteral("too many requests"));
         return issue(request, now);
     case Policy::AllowList:
         if (!guesses_.allow(guessKey(request), nowMs))
-            return {std::nullopt, QStringLiteral("too many attempts for this user: try again in a minute")};
+            return limited(guesses_, guessKey(request), nowMs,
+                           QStringLiteral("too many attempts for this user"));
         if (!currentAllowList().verify(request.username, request.secret))
             return {std::nullopt, QStringLiteral("unknown user or wrong password")};
         return issue(request, now);
     case Policy::Invites:
         if (!guesses_.allow(guessKey(request), nowMs))
-            return {std::nullopt, QStringLiteral("too many attempts for this user: try again in a minute")};
+            return limited(guesses_, guessKey(request), nowMs,
+                           QStringLiteral("too many attempts for this user"));
         // The token is made (every field checked) before the invite is spent on it.
         if (Decision decision = issue(request, now);
             !decision.token || invites_->redeem(QString::fromUtf8(request.secret)))

@@ -55,6 +55,8 @@ public:
     struct Decision {
         std::optional<AccessToken> token;
         QString refusal; // why not, for the volunteer and the log; empty when a token was issued
+        // A refusal by a rate limit passes: the volunteer may ask again after this long. 0: it stands.
+        qint64 retryAfterMs = 0;
     };
 
     // `organiser` signs the tokens and must outlive the authority (it is kept by reference: one key in

@@ -453,6 +453,9 @@ private Q_SLOTS:
             const wire::TokenReply reply = answer(PeerIdentity::generate(), QByteArray(32, '\x22'),
                                                   QByteArray(16, static_cast<char>(i)));
             refused += reply.token().empty() ? 1 : 0;
+            // A rate limit passes: the reply says when to ask again, within the minute's window.
+            if (reply.token().empty())
+                QVERIFY(reply.retry_after_seconds() >= 1 && reply.retry_after_seconds() <= 60);
         }
         QCOMPARE(refused, 98); // 3 a minute: two more strangers were served
         const wire::TokenReply renewed =

@@ -106,10 +106,10 @@ private Q_SLOTS:
         join_ = dir_.filePath("run.join");
         coordinator_.dir = dir_.filePath("coordinator");
         QDir().mkpath(coordinator_.dir);
-        coordinator_.process =
-            launchNode({"coordinator", "--manifest", manifest, "--listen", "127.0.0.1:0", "--state-dir",
-                        coordinator_.dir, "--auth", "open", "--threads", "1", "--token-lifetime", "60"},
-                       coordinator_.dir + "/log");
+        coordinator_.process = launchNode({"coordinator", "--manifest", manifest, "--listen", "127.0.0.1:0",
+                                           "--state-dir", coordinator_.dir, "--auth", "open", "--threads",
+                                           "1", "--token-lifetime", "60", "--joins-per-address", "1"},
+                                          coordinator_.dir + "/log");
         bootstrap_ = coordinatorAddress(coordinator_.dir + "/log");
         QVERIFY(!bootstrap_.isEmpty());
     }
@@ -127,20 +127,32 @@ private Q_SLOTS:
         QVERIFY2(!report["stolen_token_visible"].toBool(), qPrintable(show(report)));
     }
 
+    // Also: the coordinator answers one first token request a minute from an address (--joins-per-address
+    // 1), so a second volunteer from the same address is told when to ask again, waits, and is admitted
+    // (before, it quit: "too many requests from this address").
     void aVolunteerRenewsItsTokenAndStaysHeard() {
         // Tokens here last 60 s; a volunteer asks for a new one when a third is left, so after 75 s it has
         // renewed, and the coordinator still reads its progress (its records carry the new token).
-        NodePeer volunteer;
-        volunteer.dir = dir_.filePath("renewing");
-        QDir().mkpath(volunteer.dir);
-        volunteer.process = launchNode({"volunteer", "--manifest", join_, "--coordinator", bootstrap_,
-                                        "--identity", volunteer.dir, "--threads", "1", "--batch", "2"},
-                                       volunteer.dir + "/log");
-        const auto renewed = [&] {
-            QFile log(volunteer.dir + "/log.err");
-            return log.open(QIODevice::ReadOnly) && log.readAll().contains("renewed the access token");
+        const auto start = [&](const QString& name) {
+            NodePeer volunteer;
+            volunteer.dir = dir_.filePath(name);
+            QDir().mkpath(volunteer.dir);
+            volunteer.process = launchNode({"volunteer", "--manifest", join_, "--coordinator", bootstrap_,
+                                            "--identity", volunteer.dir, "--threads", "1", "--batch", "2"},
+                                           volunteer.dir + "/log");
+            return volunteer;
         };
-        QTRY_VERIFY_WITH_TIMEOUT(renewed(), 120000);
+        const auto logHas = [](const NodePeer& peer, const QString& suffix, const char* text) {
+            QFile log(peer.dir + suffix);
+            return log.open(QIODevice::ReadOnly) && log.readAll().contains(text);
+        };
+        NodePeer volunteer = start("renewing");
+        QTRY_VERIFY_WITH_TIMEOUT(logHas(volunteer, "/log.out", "\"event\":\"joined\""), 60000);
+        NodePeer turnedAway = start("turned-away");
+        QTRY_VERIFY_WITH_TIMEOUT(logHas(turnedAway, "/log.err", "token endpoint is busy"), 30000);
+        QVERIFY(turnedAway.process->state() == QProcess::Running);
+        QTRY_VERIFY_WITH_TIMEOUT(logHas(volunteer, "/log.err", "renewed the access token"), 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(logHas(turnedAway, "/log.out", "\"event\":\"joined\""), 60000);
         QTest::qWait(35000); // past the first token's expiry
         const auto peersSeen = [&] {
             int peers = 0;
@@ -152,6 +164,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(peersSeen() >= 1, 10000);
         QVERIFY(volunteer.process->state() == QProcess::Running);
         stopNode(volunteer);
+        stopNode(turnedAway);
     }
 
     void refusedCredentials_data() {

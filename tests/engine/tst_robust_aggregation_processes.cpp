@@ -1,8 +1,9 @@
 // Robust aggregation end to end: eight volunteers as sahaj-node processes, two of which attack (one sends
 // its gradient reversed and scaled by 1000, one a random direction with 1000 times its norm). With the
-// weighted mean the honest peers usually keep less than half of what a clean run learns in the same
-// epochs (reported, not asserted: see the test); with CenteredClip they keep more than half, and end within
-// 10 % of the clean loss. The loss compared is the honest
+// weighted mean the honest peers keep less than half of what a clean run learns in the same epochs; with
+// CenteredClip they keep more than half, and end within 10 % of the clean loss. Every volunteer, attackers
+// included, must have trained in groups: a run the attackers never reached proves nothing. The loss
+// compared is the honest
 // volunteers' own training loss (the mean over their micro-batches, computed with the current
 // parameters), which no attacker can touch, unlike the averaged loss the group reports.
 #include "tests/common/NodePeers.h"
@@ -27,9 +28,10 @@ constexpr int kVolunteers = 8;
 constexpr int kEpochs = 10;
 
 struct Outcome {
-    double firstLoss = 0.0; // the honest peers' mean local loss at the first epoch
-    double lastLoss = 0.0;  // ... and at the last two epochs
-    int honest = 0;         // honest records of the last two epochs
+    double firstLoss = 0.0;      // the honest peers' mean local loss at the first epoch
+    double lastLoss = 0.0;       // ... and at the last two epochs
+    int honest = 0;              // honest records of the last two epochs
+    bool everyoneTrained = true; // every volunteer, attackers included, averaged in groups
 };
 
 } // namespace
@@ -57,7 +59,9 @@ class TestRobustAggregationProcesses : public QObject {
         QDir().mkpath(coordinator.dir);
         coordinator.process = launchNode(QStringList{"coordinator", "--manifest", manifestPath, "--listen",
                                                      "127.0.0.1:0", "--state-dir", coordinator.dir, "--out",
-                                                     coordinator.dir, "--steps", "1000"} +
+                                                     coordinator.dir, "--steps", "1000",
+                                                     // Nine peers on one address: all admitted at once.
+                                                     "--joins-per-address", "64"} +
                                              kTiming,
                                          coordinator.dir + "/log");
         const QString bootstrap = coordinatorAddress(coordinator.dir + "/log");
@@ -93,11 +97,24 @@ class TestRobustAggregationProcesses : public QObject {
         stopNode(coordinator);
         if (!finished)
             qWarning("%s: not every volunteer reached epoch %d", qPrintable(name), kEpochs);
+        // Each volunteer averaged with others in at least a third of the epochs: an attacker that never
+        // got in (turned away by the token endpoint's rate limit, once) makes the attacked run a clean one.
+        Outcome outcome;
+        for (int i = 0; i < kVolunteers; ++i) {
+            int grouped = 0;
+            for (const QJsonObject& epoch :
+                 readJsonLines(peers[static_cast<std::size_t>(i)].dir + "/epochs.jsonl"))
+                grouped += epoch["alone"].toBool() ? 0 : 1;
+            if (grouped < kEpochs / 3) {
+                qWarning("%s: volunteer %d averaged in a group in %d epochs only", qPrintable(name), i,
+                         grouped);
+                outcome.everyoneTrained = false;
+            }
+        }
 
         // The first loss is each honest peer's first own loss (all start from the same parameters). The last
         // loss is the mean over every honest record of the run's last two epochs, whoever wrote it: a peer
         // that fell behind and loaded a donor's state skips epochs, but trains on after the load.
-        Outcome outcome;
         double first = 0.0, last = 0.0;
         int firstCount = 0, lastCount = 0;
         std::vector<std::vector<QJsonObject>> records;
@@ -155,17 +172,19 @@ private Q_SLOTS:
         const Outcome attackedClip = train(clip, "attacked-clip", 2);
         // At least four honest records of the last two epochs: on two shared cores a volunteer can be
         // starved of CPU for whole epochs, and the losses below are means over those that were not.
-        for (const Outcome* outcome : {&clean, &attackedMean, &attackedClip})
+        for (const Outcome* outcome : {&clean, &attackedMean, &attackedClip}) {
             QVERIFY2(outcome->honest >= 4, "too few honest records of the last two epochs");
+            QVERIFY2(outcome->everyoneTrained, "a volunteer did not take part (see the warnings above)");
+        }
 
-        // The clean run learns; CenteredClip keeps its course: more than half the clean gain, within 10 % of
-        // its loss. The plain mean under the same attack is reported, not asserted: in most runs it keeps
-        // less than half the clean gain or climbs, but one run learned like the clean one (10.9606 against
-        // 10.9603), for a reason not found yet, so it cannot serve as this test's control.
+        // The clean run learns; the plain mean under attack keeps less than half of that (the control: the
+        // attack works); CenteredClip keeps its course: more than half the clean gain, within 10 % of its
+        // loss.
         const double cleanGain = clean.firstLoss - clean.lastLoss;
         QVERIFY2(cleanGain > 0.05, "the clean run did not learn");
-        qInfo("the plain mean under attack kept %.0f %% of the clean gain",
-              100.0 * (clean.firstLoss - attackedMean.lastLoss) / cleanGain);
+        const double meanKept = (clean.firstLoss - attackedMean.lastLoss) / cleanGain;
+        qInfo("the plain mean under attack kept %.0f %% of the clean gain", 100.0 * meanKept);
+        QVERIFY2(meanKept < 0.5, "the attack did not hurt the plain mean: this test shows nothing");
         QVERIFY2(clean.firstLoss - attackedClip.lastLoss > 0.5 * cleanGain,
                  qPrintable(
                      QStringLiteral("with CenteredClip the attacked loss fell only to %1 from %2, less than "

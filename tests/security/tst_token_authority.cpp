@@ -67,6 +67,8 @@ private Q_SLOTS:
         AllowList::addUser(file, "rahim", "correct horse", AllowList::Cost{1, 1024, 1});
         TokenAuthority authority = TokenAuthority::fromPolicy("allowlist:" + file, organiser_, options());
         QVERIFY(authority.decide(requestOf(peer_, "rahim", "correct horse"), kNowMs).token);
+        // A refusal that stands names no time to come back.
+        QCOMPARE(authority.decide(requestOf(peer_, "nobody", "x"), kNowMs + 1).retryAfterMs, 0);
         QCOMPARE(authority.decide(requestOf(peer_, "rahim", "wrong"), kNowMs + 1).refusal,
                  QString("unknown user or wrong password"));
         // Two attempts a minute: the third is refused, even with the right password.
@@ -131,15 +133,19 @@ private Q_SLOTS:
             QVERIFY(
                 authority.decide(requestOf(PeerIdentity::generate(), "flood", {}, "127.0.0.2"), kNowMs + i)
                     .token);
-        for (int i = 0; i < 50; ++i)
-            QVERIFY(
-                authority.decide(requestOf(PeerIdentity::generate(), "flood", {}, "127.0.0.2"), kNowMs + 10)
-                    .refusal.contains("from this address"));
+        for (int i = 0; i < 50; ++i) {
+            const auto refused =
+                authority.decide(requestOf(PeerIdentity::generate(), "flood", {}, "127.0.0.2"), kNowMs + 10);
+            QVERIFY(refused.refusal.contains("from this address"));
+            // It passes when the first of the two leaves the minute's window, and says so.
+            QCOMPARE(refused.retryAfterMs, 60000 - 10);
+        }
         const auto newcomer = authority.decide(requestOf(peer_, "newcomer", {}, "127.0.0.1"), kNowMs + 20);
         QVERIFY2(newcomer.token, qPrintable(newcomer.refusal));
         // The global limit (3 a minute) still holds whatever the addresses.
-        QVERIFY(authority.decide(requestOf(peer_, "newcomer", {}, "127.0.0.3"), kNowMs + 30)
-                    .refusal.contains("too many requests"));
+        const auto overall = authority.decide(requestOf(peer_, "newcomer", {}, "127.0.0.3"), kNowMs + 30);
+        QVERIFY(overall.refusal.contains("too many requests"));
+        QVERIFY(overall.retryAfterMs > 0 && overall.retryAfterMs <= 60000);
     }
 
     // Each renewal costs the coordinator a signature: an admitted peer renewing in a loop is held to a few
