@@ -11,9 +11,20 @@ namespace sahaj::collab {
 
 std::vector<double> WeightBounds::of(const GroupSpec& spec, const std::vector<PeerProgress>& records,
                                      std::chrono::system_clock::time_point now) {
+    const Floor floor = typicalOf(spec, records);
+    const std::vector<double> samples = reported(spec, records, now, kSlack, floor);
     std::vector<double> bounds;
-    for (const double samples : reported(spec, records, now, kSlack, typicalOf(spec, records)))
-        bounds.push_back(kFactor * samples + kHeadroom);
+    for (std::size_t i = 0; i < spec.members.size(); ++i) {
+        // Without any rate, its own or the members' typical one (a run's first round, before records show
+        // rates), what a member trained since it declared cannot be bounded: a fast honest peer trains a
+        // thousand samples while a group forms. It is not banned for it; countedAtMost still caps its say.
+        const bool rateKnown =
+            floor.rate > 0.0 || std::any_of(records.begin(), records.end(), [&](const PeerProgress& r) {
+                return r.peerId == spec.members[i].peerId && r.samplesPerSecond > 0.0;
+            });
+        bounds.push_back(rateKnown ? kFactor * samples[i] + kHeadroom
+                                   : std::numeric_limits<double>::infinity());
+    }
     return bounds;
 }
 

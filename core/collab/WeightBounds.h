@@ -15,7 +15,9 @@ namespace sahaj::collab {
 // while the round got going, with head-room for the records' lag. Its rate counts as at least the lower
 // median of the members' reported rates, and its declaration as at least the lower median of the members'
 // declarations above 0 (a newcomer's first record shows no rate, and in a run's first round nobody's may).
-// A part above it is a violation
+// With no rate at all, neither its own nor a typical one, there is no bound (+infinity): held to its
+// declaration, an honest peer training 400 samples/s was banned in a run's first round for the 1,488 samples
+// it handed over after declaring 280 (bound 816). A part above it is a violation
 // (AllReduceOptions::maxWeights): no member can buy more say in the mean than the samples it told everyone it
 // has.
 //
