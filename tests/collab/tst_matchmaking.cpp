@@ -124,6 +124,10 @@ private Q_SLOTS:
         const std::string leaderId = identity->id().bytes().toStdString();
         std::promise<std::string> endpoint;
         std::promise<collab::MatchmakingResult> formed;
+        // The ROUTER is the leader thread's, and sockets close without lingering: closed as soon as
+        // formGroup returned, it dropped the GroupBegin libzmq had not sent yet (seen on a loaded machine:
+        // no GroupBegin in 90 s). A peer's ROUTER outlives its matchmaking; here it lives until read.
+        std::promise<void> read;
         std::thread leader([&] {
             const net::SocketFactory sockets(context, leaderId);
             const net::MessageCodec codec(kRun, leaderId);
@@ -142,6 +146,7 @@ private Q_SLOTS:
             matchmaking.partElements = 100;
             collab::Matchmaking mm(leaderDht, codec, sockets, &router, matchmaking);
             formed.set_value(mm.formGroup(7, {"", wire::ROLE_NODE, "", 2e6, 5}, {std::string(32, 'M')}));
+            read.get_future().wait_for(120s);
         });
 
         // A client that asks the leader directly, through its own DEALER.
@@ -180,6 +185,7 @@ private Q_SLOTS:
         // Normally within seconds; on a loaded machine a slow DHT lookup can leave the leader unsure that
         // everyone joined, and it then begins at its expiration (60 s): wait past that.
         auto begin = net::MessageCodec::receive(dealer, 90s);
+        read.set_value();
         if (!begin) {
             leader.join(); // a joinable thread must not be destroyed
             QFAIL("no GroupBegin from the leader");
