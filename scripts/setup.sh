@@ -33,9 +33,10 @@ packages=(
   # country names in the user's language (the CLDR's, through ICU: Qt names them in English only)
   libicu-dev
   # networking, discovery (OpenDHT's CMake config needs msgpack-cxx and jsoncpp found first), crypto,
-  # wire schema; iproute2 for the shaped test networks of the benchmarks (scripts/netns)
+  # wire schema; iproute2 for the shaped test networks of the benchmarks (scripts/netns) and nftables for
+  # the home routers of the emulated Internet (scripts/netns/internet.sh)
   libzmq3-dev cppzmq-dev libopendht-dev libmsgpack-cxx-dev libjsoncpp-dev libssl-dev
-  libprotobuf-dev protobuf-compiler iproute2
+  libprotobuf-dev protobuf-compiler iproute2 nftables
   # downloads of shards, tokenizers and join files (libcurl, OpenSSL flavour like the rest); the
   # downloader's tests serve shards from a real web server, its benchmark compares with the curl tool
   libcurl4-openssl-dev nginx-light curl
