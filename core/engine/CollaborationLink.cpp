@@ -776,6 +776,8 @@ void CollaborationLink::maybeFormGroup(Session& s) {
         return;
     const auto now = SystemClock::now();
     const std::uint64_t local = s.tracker.localEpoch();
+    if (options_.lastEpoch > 0 && local >= options_.lastEpoch)
+        return; // leaving: this peer trains no further
     if (s.tracker.globalProgress(now).epoch > local + 1)
         return; // about to download the state instead
     // A peer that trains nothing has no batch of its own to watch and learns of the others' progress only

@@ -115,6 +115,7 @@ CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(o
         link.allReduce.centeredClip = clip;
     }
     link.trains = options_.trains;
+    link.lastEpoch = lastEpoch();
     linkOptions_ = link;
     role_ = roleName(link.role);
     link_ = std::make_unique<CollaborationLink>(link);
@@ -167,6 +168,11 @@ void CollaborativePeer::saveCheckpoint() {
     lastCheckpointEpoch_ = replica_->epoch();
 }
 
+std::uint64_t CollaborativePeer::lastEpoch() const {
+    return options_.stopAtEpoch > 0 ? options_.stopAtEpoch
+                                    : static_cast<std::uint64_t>(options_.manifest.training.maxEpochs);
+}
+
 std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const Events& events) {
     const PeerControls fixed; // nothing ever changes: the options rule
     return run(stop, fixed, events);
@@ -208,9 +214,7 @@ bool CollaborativePeer::obey(const PeerControls& controls, const Events& events)
 
 std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerControls& controls,
                                      const Events& events) {
-    const std::uint64_t stopAt = options_.stopAtEpoch > 0
-                                     ? options_.stopAtEpoch
-                                     : static_cast<std::uint64_t>(options_.manifest.training.maxEpochs);
+    const std::uint64_t stopAt = lastEpoch();
     collab::ThroughputEstimator throughput;
     lastEpochAt_ = std::chrono::steady_clock::now();
     throughput.resume(collab::ThroughputEstimator::Clock::now());

@@ -66,6 +66,8 @@ public:
     void saveCheckpoint();
 
 private:
+    // The epoch at which this peer stops training and leaves (PeerOptions::stopAtEpoch, else the run's end).
+    std::uint64_t lastEpoch() const;
     EpochReport averageAndStep(FormedGroup& group);
     void offerState();
     // Applies what changed in `controls` since the last call; leaves or rejoins the collaboration.

@@ -43,6 +43,11 @@ struct LinkOptions {
     wire::Role role = wire::ROLE_NODE;
     // Whether this peer computes gradients (a coordinator or an auxiliary does not).
     bool trains = true;
+    // The epoch at which this peer leaves (0: none): it looks for no group there. Its training ends there
+    // while this thread still runs until the peer has left; a group it formed at that epoch let the others
+    // step past it (seen: a coordinator and a leaving newcomer stepped to 16, and the other newcomer, a
+    // round behind, loaded that state and ended at 16 instead of its 15).
+    std::uint64_t lastEpoch = 0;
     // Whether this peer serves its state to newcomers (every peer with a ROUTER and a model).
     bool stateDonor = true;
 
