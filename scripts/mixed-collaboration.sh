@@ -33,13 +33,7 @@ mkdir -p "$out/coordinator"
   --out "$out/coordinator" --steps 1000 "${timing[@]}" >"$out/coordinator/log.out" 2>"$out/coordinator/log.err" &
 coordinator=$!
 trap 'kill $coordinator 2>/dev/null' EXIT
-port=
-for _ in $(seq 600); do
-  port=$(grep '"event":"joined"' "$out/coordinator/log.out" 2>/dev/null | grep -o '"dht_port":[0-9]*' |
-    grep -o '[0-9]*$' | head -1)
-  [ -n "$port" ] && break
-  sleep 0.1
-done
+port=$("$here/scripts/coordinator-port.sh" "$out/coordinator/log.out")
 [ -n "$port" ] || { echo "mixed-collaboration: the coordinator did not start"; cat "$out/coordinator/log.err"; exit 1; }
 pids=() names=()
 IFS=, read -r -a list <<<"$devices"

@@ -84,10 +84,14 @@ QByteArray requestToken(const std::string& endpoint, const run::RunManifest& man
 
 // The token endpoint the coordinator announces in its DHT record (a record whose token, signed by the
 // organiser, has the coordinator role): a volunteer needs to know only the coordinator's DHT address.
-// Reading the DHT needs no token. Empty when none is heard of within kFirstTokenPatience.
+// Reading the DHT needs no token. Empty when none is heard of within kFirstTokenPatience. The reader binds
+// where the peer's own DHT node will (`bindAddress`, from --listen): bound to the default loopback, it
+// could never reach a coordinator on another host (found on the emulated Internet: every volunteer off
+// the coordinator's machine quit with "no token endpoint").
 std::string discoverAuthEndpoint(const run::RunManifest& manifest, const QString& coordinator,
-                                 const std::atomic<bool>* cancel) {
+                                 const QString& bindAddress, const std::atomic<bool>* cancel) {
     dht::DhtNodeOptions options;
+    options.bindAddress = bindAddress;
     options.bootstrap = {coordinator};
     options.admission = dht::RecordAdmission{security::PeerId::fromHex(manifest.organiser), manifest.runId};
     dht::DhtNode reader(options);
@@ -140,7 +144,7 @@ std::string VolunteerAdmission::admit(PeerOptions& options, const QString& ident
         endpoint = "tcp://" + manifest.authEndpoint.toStdString();
     const bool issued = !credentials.issuedToken.isEmpty();
     if (endpoint.empty() && !issued)
-        endpoint = discoverAuthEndpoint(manifest, coordinator, cancel);
+        endpoint = discoverAuthEndpoint(manifest, coordinator, options.link.dhtBindAddress, cancel);
     if (endpoint.empty() && !issued)
         throw std::runtime_error("no token endpoint: the coordinator at " + coordinator.toStdString() +
                                  " announced none within a minute, and the run names none");
