@@ -136,7 +136,10 @@ void JoinRunDialog::showRuns(const std::vector<run::RunListing>& runs) {
                           ? tr("%1 M parameters").arg(Figures::decimal(listing.parameters / 1e6, 1))
                           : tr("not given"));
         item->setText(DownloadColumn, Figures::bytes(double(listing.downloadBytes)));
-        item->setToolTip(TitleColumn, listing.description);
+        // Escaped: a tool tip that looks like markup is shown as rich text, and the keeper wrote this one.
+        item->setToolTip(TitleColumn, QStringLiteral("<p>%1</p>")
+                                          .arg(listing.description.toHtmlEscaped().replace(
+                                              QLatin1Char('\n'), QStringLiteral("<br>"))));
     }
     status_->setText(runs.empty() ? tr("The run directory lists no run.")
                                   : tr("%n run(s) in the directory.", nullptr, int(runs.size())));

@@ -49,6 +49,11 @@ RunListing listing(const QString& title, char key, qint64 parameters) {
     return run;
 }
 
+RunListing withMarkup(RunListing run) {
+    run.description += QStringLiteral(" <img src=\"file:///etc/passwd\">");
+    return run;
+}
+
 struct Machine : GuiFixture {
     std::unique_ptr<MainWindow> window;
 
@@ -92,7 +97,8 @@ private Q_SLOTS:
         QFile file(QDir(served_.path()).filePath("runs.json"));
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(
-            RunDirectory::sign({listing("sahajBERT", 'a', 18'000'000), listing("tiny", 'b', 0)}, 1, keeper_)
+            RunDirectory::sign({listing("sahajBERT", 'a', 18'000'000), withMarkup(listing("tiny", 'b', 0))},
+                               1, keeper_)
                 .toBytes());
         file.close();
         server_ = std::make_unique<NginxServer>(served_.path(), work_.path());
@@ -111,7 +117,10 @@ private Q_SLOTS:
         QVERIFY2(first->text(2).contains("18") && first->text(2).contains("parameters"),
                  qPrintable(first->text(2)));
         QCOMPARE(first->text(3), sahaj::ui::Figures::bytes(1.5e9));
-        QVERIFY(first->toolTip(0).contains("masked language modelling"));
+        QVERIFY2(first->toolTip(0).contains("masked language modelling"), qPrintable(first->toolTip(0)));
+        // The keeper's markup is shown as text, not rendered.
+        QVERIFY2(dialog->runList()->topLevelItem(1)->toolTip(0).contains("&lt;img"),
+                 qPrintable(dialog->runList()->topLevelItem(1)->toolTip(0)));
         QVERIFY(dialog->directoryStatus()->text().contains("2"));
 
         dialog->runList()->setCurrentItem(dialog->runList()->topLevelItem(1));
