@@ -256,10 +256,23 @@ int main(int argc, char** argv) {
         value *= scale;
     if (argument(argc, argv, "centered-clip", "no") == "yes")
         options.centeredClip = collab::CenteredClipOptions{};
-    // --bound-weights yes: parts may carry at most what their senders declared (WeightBounds, no progress
-    // records here).
-    if (argument(argc, argv, "bound-weights", "no") == "yes")
-        options.maxWeights = collab::WeightBounds::of(spec, {}, std::chrono::system_clock::now());
+    // --bound-weights yes: parts may carry at most what their senders declared and trained since
+    // (WeightBounds), each member's record saying its declaration at 1 sample/s, now: without any rate there
+    // is no bound.
+    if (argument(argc, argv, "bound-weights", "no") == "yes") {
+        const auto now = std::chrono::system_clock::now();
+        std::vector<collab::PeerProgress> records;
+        for (const collab::GroupMember& member : spec.members) {
+            collab::PeerProgress record;
+            record.peerId = member.peerId;
+            record.epoch = spec.epoch;
+            record.samplesAccumulated = static_cast<std::uint64_t>(member.weight);
+            record.samplesPerSecond = 1.0;
+            record.measuredAt = std::chrono::time_point_cast<std::chrono::milliseconds>(now);
+            records.push_back(record);
+        }
+        options.maxWeights = collab::WeightBounds::of(spec, records, now);
+    }
     // --floor F: no value of the vector may be below F (a state round's floor on its second moments).
     if (const std::string floor = argument(argc, argv, "floor", ""); !floor.empty())
         options.floors.push_back({collab::ElementRange{0, size}, std::stof(floor), "a value"});
