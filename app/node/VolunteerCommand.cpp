@@ -10,6 +10,7 @@
 #include "core/engine/ShardFeed.h"
 #include "core/engine/VolunteerAdmission.h"
 #include "core/engine/VolunteerSetup.h"
+#include "core/net/RouteSource.h"
 #include "core/security/PeerIdentity.h"
 
 #include <QDir>
@@ -38,7 +39,9 @@ void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
     PeerAdmission::addVolunteerOptions(parser);
     parser.addOptions({
         {"coordinator", "IPV4:PORT of the coordinator (default: the manifest's first).", "ADDR"},
-        {"listen", "IPV4:PORT this peer accepts connections on (default 127.0.0.1:0: any free port).",
+        {"listen",
+         "IPV4:PORT this peer accepts connections on, its DHT node too (default: the address this computer "
+         "reaches the coordinator from, any free port).",
          "ADDR"},
         {"client-mode", "Connect out only; aggregate nothing (share 0)."},
         {"aux", "Train nothing; only aggregate (weight 0)."},
@@ -82,8 +85,14 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
         "coordinator",
         parser.isSet("coordinator") ? parser.value("coordinator") : options.manifest.coordinators.first(),
         false);
+    // Unless told, where the system routes toward the coordinator (loopback for a coordinator on this
+    // machine).
+    const QString routed = net::RouteSource::toward(coordinator.host);
+    if (!parser.isSet("listen") && routed.isEmpty())
+        throw std::runtime_error("no route to the coordinator at " + coordinator.host.toStdString() +
+                                 ": is this computer online? (or give --listen)");
     const PeerAddress listen =
-        PeerAddress::parse("listen", parser.isSet("listen") ? parser.value("listen") : "127.0.0.1:0", true);
+        PeerAddress::parse("listen", parser.isSet("listen") ? parser.value("listen") : routed + ":0", true);
     options.link.bootstrap = {coordinator.toString()};
     options.link.dhtBindAddress = listen.host;
     options.link.listenEndpoint = "tcp://" + listen.toString().toStdString();

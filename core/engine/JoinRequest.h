@@ -23,10 +23,12 @@ struct JoinRequest {
     QString identityDir;  // this peer's keys (created on first use)
     QString dataDir;      // a folder holding the run's shards by file name, empty: none
     QString cacheDir;     // where downloaded shards are kept, empty: VolunteerSetup::defaultCacheDir
-    std::int64_t cacheCapBytes = 20ll << 30;        // the most the shard cache holds
-    QString listen = QStringLiteral("127.0.0.1:0"); // where this peer accepts connections
-    bool clientMode = false;                        // connect out only (behind NAT or a firewall)
-    QString device = QStringLiteral("auto");        // "auto", "cpu", "cuda", "cuda:N"
+    std::int64_t cacheCapBytes = 20ll << 30; // the most the shard cache holds
+    // Where this peer accepts connections (and its DHT node binds); empty: the address this computer reaches
+    // the coordinator from (net::RouteSource), any free port.
+    QString listen;
+    bool clientMode = false;                 // connect out only (behind NAT or a firewall)
+    QString device = QStringLiteral("auto"); // "auto", "cpu", "cuda", "cuda:N"
     // The country this peer shows on the others' peer maps (ISO 3166 alpha-2), empty: not shared.
     QString country;
     EngineLimits limits;

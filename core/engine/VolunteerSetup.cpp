@@ -4,6 +4,7 @@
 #include "core/engine/ShardFeed.h"
 #include "core/engine/VolunteerAdmission.h"
 #include "core/fetch/JoinSource.h"
+#include "core/net/RouteSource.h"
 #include "core/security/AccessToken.h"
 #include "core/security/PeerIdentity.h"
 #include "core/security/SecretFile.h"
@@ -56,7 +57,19 @@ PeerOptions VolunteerSetup::options(const JoinRequest& request, const std::atomi
     if (coordinator.isEmpty())
         throw std::invalid_argument("the run names no coordinator: give its address");
     checkAddress(QStringLiteral("the coordinator's address"), coordinator, false);
-    checkAddress(QStringLiteral("the listening address"), request.listen, true);
+    // Unless given, where the system routes toward the coordinator (net::RouteSource): on loopback, only a
+    // coordinator on this computer could be reached.
+    QString listen = request.listen;
+    if (listen.isEmpty()) {
+        const QString routed = net::RouteSource::toward(coordinator.section(QLatin1Char(':'), 0, 0));
+        if (routed.isEmpty())
+            throw std::runtime_error(
+                QStringLiteral("no route to the coordinator at %1: is this computer online?")
+                    .arg(coordinator)
+                    .toStdString());
+        listen = routed + QStringLiteral(":0");
+    }
+    checkAddress(QStringLiteral("the listening address"), listen, true);
 
     QDir().mkpath(request.identityDir);
     options.link.identity = std::make_shared<const security::PeerIdentity>(
@@ -69,10 +82,10 @@ PeerOptions VolunteerSetup::options(const JoinRequest& request, const std::atomi
     options.stopAtEpoch = request.stopAtEpoch;
     options.statusInterval = 1000ms; // the app shows live figures
 
-    const QString host = request.listen.section(QLatin1Char(':'), 0, 0);
+    const QString host = listen.section(QLatin1Char(':'), 0, 0);
     options.link.bootstrap = {coordinator};
     options.link.dhtBindAddress = host;
-    options.link.listenEndpoint = "tcp://" + request.listen.toStdString();
+    options.link.listenEndpoint = "tcp://" + listen.toStdString();
     options.link.uploadBytesPerSecond = request.limits.maxUploadMbps * kBytesPerMegabit;
     options.link.downloadBytesPerSecond = request.limits.maxDownloadMbps * kBytesPerMegabit;
     options.link.country = request.country.toStdString();

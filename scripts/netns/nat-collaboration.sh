@@ -38,7 +38,6 @@ trap cleanup EXIT
 "$here/scripts/netns/internet.sh" up "$prefix" public:1000/1000 public:100/100 home:100/20 home:50/10 \
   >"$out/hosts" || exit 1
 coordinator_ip=$(awk 'NR == 1 {print $2}' "$out/hosts")
-public_ip=$(awk 'NR == 2 {print $2}' "$out/hosts")
 
 timing=(--gather-ms 5000 --min-gather-ms 700 --lead-ms 1000 --threads 1)
 "$node" run-init --out "$out/run.json" --run-id nat-collaboration --config tiny \
@@ -63,10 +62,11 @@ volunteer() { # name namespace extra...
     --seed $((100 + ${#pids[@]})) "${timing[@]}" "$@" >"$out/$name/log.out" 2>"$out/$name/log.err" &
   pids+=($!)
 }
-volunteer public "$prefix-p2" --listen "$public_ip:0"
-# Clients accept no connections, but their DHT node binds to --listen's address: the home's own.
-volunteer home3 "$prefix-h3" --client-mode --listen "$(awk 'NR == 3 {print $2}' "$out/hosts"):0"
-volunteer home4 "$prefix-h4" --client-mode --listen "$(awk 'NR == 4 {print $2}' "$out/hosts"):0"
+# No --listen: each binds where its host routes toward the coordinator. The homes are told they are behind
+# NAT (--client-mode); finding it out by themselves is still to come.
+volunteer public "$prefix-p2"
+volunteer home3 "$prefix-h3" --client-mode
+volunteer home4 "$prefix-h4" --client-mode
 volunteers=(public home3 home4)
 for i in 1 2 3; do wait "${pids[$i]}"; done
 
