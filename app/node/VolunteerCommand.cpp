@@ -87,12 +87,10 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
         false);
     // Unless told, where the system routes toward the coordinator (loopback for a coordinator on this
     // machine).
-    const QString routed = net::RouteSource::toward(coordinator.host);
-    if (!parser.isSet("listen") && routed.isEmpty())
-        throw std::runtime_error("no route to the coordinator at " + coordinator.host.toStdString() +
-                                 ": is this computer online? (or give --listen)");
-    const PeerAddress listen =
-        PeerAddress::parse("listen", parser.isSet("listen") ? parser.value("listen") : routed + ":0", true);
+    const PeerAddress listen = PeerAddress::parse(
+        "listen",
+        parser.isSet("listen") ? parser.value("listen") : net::RouteSource::listenToward(coordinator.host),
+        true);
     options.link.bootstrap = {coordinator.toString()};
     options.link.dhtBindAddress = listen.host;
     options.link.listenEndpoint = "tcp://" + listen.toString().toStdString();

@@ -2,6 +2,7 @@
 
 #include "core/run/JoinFile.h"
 #include "core/run/ManifestSyntax.h"
+#include "core/security/PeerId.h"
 
 #include <QRegularExpression>
 
@@ -24,8 +25,7 @@ QString JoinRequest::problem() const {
         return QStringLiteral("the country must be a two-letter ISO 3166 code such as BD, or none");
     if (!isDeviceName(device))
         return QStringLiteral("the device must be auto, cpu, cuda or cuda:N");
-    if (!organiser.isEmpty() &&
-        !QRegularExpression(QStringLiteral("^[0-9a-fA-F]{64}$")).match(organiser).hasMatch())
+    if (!organiser.isEmpty() && !security::PeerId::isHex(organiser))
         return QStringLiteral("the organiser key must be 64 hexadecimal digits");
     if (threads < 0 || threads > 1024)
         return QStringLiteral("the thread count must be between 0 (automatic) and 1024");

@@ -2,6 +2,7 @@
 
 #include "core/engine/JoinRequest.h"
 #include "core/run/ManifestSyntax.h"
+#include "core/security/PeerId.h"
 #include "core/store/LedgerLimits.h"
 
 #include <QCoreApplication>
@@ -47,8 +48,7 @@ bool isCountryCode(const QString& text) {
 
 // An Ed25519 public key as 64 hexadecimal digits (an organiser's, a run directory's), or nothing.
 bool isKeyOrEmpty(const QString& text) {
-    static const QRegularExpression key(QStringLiteral("^[0-9a-fA-F]{64}$"));
-    return text.isEmpty() || key.match(text).hasMatch();
+    return text.isEmpty() || security::PeerId::isHex(text);
 }
 
 bool isLanguage(const QString& text) {

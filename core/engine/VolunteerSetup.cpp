@@ -59,16 +59,9 @@ PeerOptions VolunteerSetup::options(const JoinRequest& request, const std::atomi
     checkAddress(QStringLiteral("the coordinator's address"), coordinator, false);
     // Unless given, where the system routes toward the coordinator (net::RouteSource): on loopback, only a
     // coordinator on this computer could be reached.
-    QString listen = request.listen;
-    if (listen.isEmpty()) {
-        const QString routed = net::RouteSource::toward(coordinator.section(QLatin1Char(':'), 0, 0));
-        if (routed.isEmpty())
-            throw std::runtime_error(
-                QStringLiteral("no route to the coordinator at %1: is this computer online?")
-                    .arg(coordinator)
-                    .toStdString());
-        listen = routed + QStringLiteral(":0");
-    }
+    const QString listen = !request.listen.isEmpty()
+                               ? request.listen
+                               : net::RouteSource::listenToward(coordinator.section(QLatin1Char(':'), 0, 0));
     checkAddress(QStringLiteral("the listening address"), listen, true);
 
     QDir().mkpath(request.identityDir);

@@ -5,6 +5,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <stdexcept>
+
 namespace sahaj::net {
 
 QString RouteSource::toward(const QString& host) {
@@ -26,6 +28,15 @@ QString RouteSource::toward(const QString& host) {
         address = QString::fromLatin1(text);
     ::close(fd);
     return address;
+}
+
+QString RouteSource::listenToward(const QString& host) {
+    const QString address = toward(host);
+    if (address.isEmpty())
+        throw std::runtime_error(QStringLiteral("no route to the coordinator at %1: is this computer online?")
+                                     .arg(host)
+                                     .toStdString());
+    return address + QStringLiteral(":0");
 }
 
 } // namespace sahaj::net

@@ -12,6 +12,9 @@ class RouteSource {
 public:
     // `host` is a numeric IPv4 address; empty when it is not one or no route leads to it.
     static QString toward(const QString& host);
+    // A peer's default --listen: toward(host) and any free port ("ADDRESS:0"). Throws std::runtime_error
+    // saying so when no route leads to `host`.
+    static QString listenToward(const QString& host);
 };
 
 } // namespace sahaj::net

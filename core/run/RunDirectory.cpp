@@ -9,7 +9,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QRegularExpression>
 
 #include <stdexcept>
 
@@ -22,9 +21,9 @@ namespace {
         QStringLiteral("run directory '%1' is refused: %2").arg(origin, why).toStdString());
 }
 
+// The canonical spelling of a key: lowercase, as PeerId::toHex writes it.
 bool isKeyHex(const QString& text) {
-    static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));
-    return hex.match(text).hasMatch();
+    return security::PeerId::isHex(text) && text == text.toLower();
 }
 
 // Explicit bidirectional embeddings, overrides and isolates: they make a label read otherwise than its

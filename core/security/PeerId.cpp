@@ -25,9 +25,13 @@ PeerId PeerId::fromBytes(QByteArrayView bytes) {
     return id;
 }
 
+bool PeerId::isHex(QStringView hex) {
+    return hex.size() == 2 * kSize && std::all_of(hex.begin(), hex.end(), isHexDigit);
+}
+
 PeerId PeerId::fromHex(QStringView hex) {
     // QByteArray::fromHex skips invalid characters silently, so check the text first.
-    if (hex.size() != 2 * kSize || !std::all_of(hex.begin(), hex.end(), isHexDigit))
+    if (!isHex(hex))
         throw std::invalid_argument(QStringLiteral("'%1' is not a peer id (expected %2 hex digits)")
                                         .arg(hex.left(2 * kSize + 8))
                                         .arg(2 * kSize)

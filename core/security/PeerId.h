@@ -26,6 +26,8 @@ public:
     static PeerId fromBytes(QByteArrayView bytes);
     // Throws std::invalid_argument unless `hex` is exactly 64 hex digits (either case).
     static PeerId fromHex(QStringView hex);
+    // Whether `hex` is exactly 64 hex digits (either case): what fromHex accepts.
+    static bool isHex(QStringView hex);
 
     QByteArray bytes() const;
     const std::array<std::uint8_t, kSize>& raw() const { return bytes_; }
