@@ -1266,6 +1266,29 @@
     </message>
 </context>
 <context>
+    <name>sahaj::ui::ReachabilityText</name>
+    <message>
+        <source>Others can connect to this computer (at %1): it aggregates a share of each averaging round.</source>
+        <translation>অন্যরা এই কম্পিউটারে সংযোগ করতে পারে (%1-এ): প্রতিটি গড় নির্ণয়ের রাউন্ডের একটি অংশ এটি একত্র করে।</translation>
+    </message>
+    <message>
+        <source>Behind NAT: sending only. The others cannot connect to this computer (the coordinator sees it as %1), so it sends its gradients but aggregates no share of the rounds.</source>
+        <translation>NAT-এর পেছনে: শুধু পাঠায়। অন্যরা এই কম্পিউটারে সংযোগ করতে পারে না (সমন্বয়কারী একে %1 হিসেবে দেখে), তাই এটি নিজের গ্রেডিয়েন্ট পাঠায় কিন্তু রাউন্ডগুলোর কোনো অংশ একত্র করে না।</translation>
+    </message>
+    <message>
+        <source>Behind a firewall: sending only. The coordinator could not connect to %1 (%2), so this computer sends its gradients but aggregates no share of the rounds.</source>
+        <translation>ফায়ারওয়ালের পেছনে: শুধু পাঠায়। সমন্বয়কারী %1-এ সংযোগ করতে পারেনি (%2), তাই এই কম্পিউটার নিজের গ্রেডিয়েন্ট পাঠায় কিন্তু রাউন্ডগুলোর কোনো অংশ একত্র করে না।</translation>
+    </message>
+    <message>
+        <source>Connecting out only, as set in the settings: this computer aggregates no share of the rounds.</source>
+        <translation>সেটিংস অনুযায়ী শুধু বাইরের দিকে সংযোগ: এই কম্পিউটার রাউন্ডগুলোর কোনো অংশ একত্র করে না।</translation>
+    </message>
+    <message>
+        <source>Accepting connections at %1; whether others can reach it was not checked (%2).</source>
+        <translation>%1-এ সংযোগ গ্রহণ করছে; অন্যরা একে পৌঁছাতে পারে কি না তা যাচাই করা হয়নি (%2)।</translation>
+    </message>
+</context>
+<context>
     <name>sahaj::ui::RoundShareBars</name>
     <message>
         <source>Share of the recent averaging rounds</source>

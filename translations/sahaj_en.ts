@@ -1264,6 +1264,29 @@
     </message>
 </context>
 <context>
+    <name>sahaj::ui::ReachabilityText</name>
+    <message>
+        <source>Others can connect to this computer (at %1): it aggregates a share of each averaging round.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Behind NAT: sending only. The others cannot connect to this computer (the coordinator sees it as %1), so it sends its gradients but aggregates no share of the rounds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Behind a firewall: sending only. The coordinator could not connect to %1 (%2), so this computer sends its gradients but aggregates no share of the rounds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting out only, as set in the settings: this computer aggregates no share of the rounds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accepting connections at %1; whether others can reach it was not checked (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sahaj::ui::RoundShareBars</name>
     <message>
         <source>Share of the recent averaging rounds</source>

@@ -7,6 +7,7 @@
 #include "app/node/PeerCommandSupport.h"
 #include "app/node/UsageError.h"
 #include "core/engine/DataPreparation.h"
+#include "core/engine/ReachabilityCheck.h"
 #include "core/engine/ShardFeed.h"
 #include "core/engine/VolunteerAdmission.h"
 #include "core/engine/VolunteerSetup.h"
@@ -28,8 +29,9 @@ QString VolunteerCommand::description() const {
     return QStringLiteral(
         "Join a collaboration: bootstrap from the coordinator, load the newest state from a donor, and\n"
         "train on this machine's share of the batch, averaging with the others each global step. With\n"
-        "--client-mode the peer only connects out (behind NAT or a firewall) and aggregates nothing; with\n"
-        "--aux it trains nothing and only aggregates. Upload and download caps are enforced in the\n"
+        "the coordinator dials it back: when it cannot (behind NAT or a firewall), or with --client-mode,\n"
+        "the peer only connects out and aggregates nothing; with --aux it trains nothing and only\n"
+        "aggregates. Upload and download caps are enforced in the\n"
         "transport and bound the bandwidth the load balancer plans with. One JSON line per global step;\n"
         "SIGINT or SIGTERM leaves the collaboration and publishes the departure.");
 }
@@ -43,7 +45,9 @@ void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
          "IPV4:PORT this peer accepts connections on, its DHT node too (default: the address this computer "
          "reaches the coordinator from, any free port).",
          "ADDR"},
-        {"client-mode", "Connect out only; aggregate nothing (share 0)."},
+        {"client-mode",
+         "Connect out only; aggregate nothing (share 0), even when the coordinator can dial this peer back "
+         "(default: only when it cannot)."},
         {"aux", "Train nothing; only aggregate (weight 0)."},
         {"device",
          "auto (the GPUs whose cores pass their self-test, else the CPU), cpu, cuda or cuda:N (default "
@@ -122,6 +126,18 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
     // Admitted first: the coordinator's data mirror serves admitted peers only.
     const std::string authEndpoint = PeerAdmission::admitVolunteer(
         parser, options, PeerCommandSupport::identityDir(parser, appData), coordinator);
+    options.reachability = engine::ReachabilityCheck::apply(options, authEndpoint);
+    options.followRoute = !parser.isSet("listen");
+    options.authEndpoint = authEndpoint;
+    std::cerr << "sahaj-node: " << options.reachability.summary().toStdString() << "\n";
+    std::cout << QJsonDocument(QJsonObject{{"event", "reachability"},
+                                           {"verdict", options.reachability.name()},
+                                           {"local", options.reachability.localAddress},
+                                           {"observed", options.reachability.observedAddress},
+                                           {"sends_only", options.reachability.sendsOnly()}})
+                     .toJson(QJsonDocument::Compact)
+                     .toStdString()
+              << std::endl;
     if (options.trains) {
         engine::DataSources sources;
         sources.dataDir = parser.value("data-dir");

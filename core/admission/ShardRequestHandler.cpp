@@ -1,7 +1,8 @@
 #include "core/admission/ShardRequestHandler.h"
 
+#include "core/admission/AdmittedToken.h"
+
 #include "core/net/WireLimits.h"
-#include "core/security/AccessToken.h"
 
 #include <QByteArray>
 #include <QFile>
@@ -27,19 +28,8 @@ ShardRequestHandler::ShardRequestHandler(ShardLibrary library, security::PeerId 
 
 QString ShardRequestHandler::tokenProblem(const wire::Envelope& request, const std::string& connectionUser,
                                           qint64 nowSeconds) const {
-    try {
-        const security::AccessToken token =
-            security::AccessToken::fromBytes(QByteArray::fromStdString(request.shard_request().token()));
-        if (const QString problem = token.check(organiser_, runId_, nowSeconds); !problem.isEmpty())
-            return problem;
-        if (token.peer().bytes() != QByteArray::fromStdString(request.sender()))
-            return QStringLiteral("the token names another peer than the request's sender");
-        if (token.curvePublicKey().toHex().toStdString() != connectionUser)
-            return QStringLiteral("the token names another CURVE key than its connection");
-        return {};
-    } catch (const std::exception& e) {
-        return QStringLiteral("the token is malformed: %1").arg(QString::fromUtf8(e.what()));
-    }
+    return AdmittedToken::problem(request.shard_request().token(), request.sender(), connectionUser,
+                                  organiser_, runId_, nowSeconds);
 }
 
 ShardRequestHandler::Answer ShardRequestHandler::answer(const wire::Envelope& request,

@@ -1,10 +1,10 @@
 #include "core/admission/TokenClient.h"
 
+#include "core/admission/EndpointCall.h"
 #include "core/admission/TokenRefused.h"
 #include "core/admission/WireRole.h"
 #include "core/net/LogText.h"
 #include "core/net/MessageCodec.h"
-#include "core/net/ProtocolViolation.h"
 #include "core/net/SocketFactory.h"
 #include "core/net/WireLimits.h"
 #include "core/security/PeerIdentity.h"
@@ -13,15 +13,11 @@
 #include <QDateTime>
 #include <QRandomGenerator>
 
-#include <algorithm>
-#include <climits>
 #include <stdexcept>
 
 namespace sahaj::admission {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 QByteArray randomNonce() {
     QByteArray nonce(net::WireLimits::kTokenNonceBytes, Qt::Uninitialized);
@@ -65,13 +61,6 @@ zmq::message_t requestFrame(const security::PeerIdentity& identity, const QStrin
     body->set_proof(stdString(security::TokenRequestProof::sign(identity, fields)));
     const std::string bytes = envelope.SerializeAsString();
     return zmq::message_t(bytes.data(), bytes.size());
-}
-
-[[noreturn]] void noAnswer(const std::string& endpoint, std::chrono::milliseconds timeout) {
-    throw std::runtime_error(QStringLiteral("no answer from the token endpoint %1 within %2 s")
-                                 .arg(QString::fromStdString(endpoint))
-                                 .arg(static_cast<double>(timeout.count()) / 1000.0)
-                                 .toStdString());
 }
 
 // The reply's token, checked against what was asked: a token that would not admit this peer is useless,
@@ -119,51 +108,28 @@ QByteArray TokenClient::request(const net::SocketFactory& sockets, const std::st
                                     std::to_string(net::WireLimits::kCurveKeyBytes) + " bytes");
     // Replies are decoded as this peer in this run: another run's reply is a protocol violation.
     const net::MessageCodec codec(runId.toStdString(), stdString(identity.id().bytes()));
-    const Clock::time_point deadline = Clock::now() + timeout;
     const std::uint64_t requestId = QRandomGenerator::system()->generate64();
 
-    zmq::socket_t dealer = sockets.connectDealer(endpoint, serverCurveKey);
-    // The DEALER queues only on a completed (CURVE) connection, so sending waits for the handshake: bound
-    // by the same timeout, or an endpoint that never answers the handshake would block forever.
-    dealer.set(zmq::sockopt::sndtimeo,
-               static_cast<int>(std::clamp<std::int64_t>(timeout.count(), 0, INT_MAX)));
     std::vector<zmq::message_t> frames;
     frames.push_back(requestFrame(identity, runId, request, *role, requestId));
-    if (!net::MessageCodec::send(dealer, frames))
-        noAnswer(endpoint, timeout);
-
-    for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-        if (left <= std::chrono::milliseconds::zero())
-            noAnswer(endpoint, timeout);
-        net::WireMessage reply;
-        try {
-            std::optional<std::vector<zmq::message_t>> received = net::MessageCodec::receive(dealer, left);
-            if (!received)
-                noAnswer(endpoint, timeout);
-            reply = codec.decode(std::move(*received));
-        } catch (const net::ProtocolViolation& e) {
-            throw std::runtime_error(std::string("the token endpoint sent a malformed answer: ") + e.what());
-        }
-        if (reply.envelope.request_id() != requestId)
-            continue; // not ours (this connection is new, so nothing else should come; ignore it anyway)
-        if (reply.envelope.has_error())
-            throw TokenRefused("the token endpoint rejected the request: " +
-                               net::LogText::utf8(reply.envelope.error().message(), 500));
-        if (!reply.envelope.has_token_reply())
-            throw std::runtime_error("the token endpoint answered with something other than a token reply");
-        const wire::TokenReply& answer = reply.envelope.token_reply();
-        if (!answer.refusal().empty()) {
-            // Checked in meaning: a wait longer than any rate window is a fault of the endpoint's.
-            if (answer.retry_after_seconds() > net::WireLimits::kMaxRetryAfterSeconds)
-                throw std::runtime_error("the token endpoint asked to wait " +
-                                         std::to_string(answer.retry_after_seconds()) +
-                                         " s, longer than any rate limit lasts");
-            throw TokenRefused(net::LogText::utf8(answer.refusal(), 500),
-                               std::chrono::seconds(answer.retry_after_seconds()));
-        }
-        return checkedToken(answer.token(), identity, runId, organiser, request);
+    const net::WireMessage reply = EndpointCall::exchange(sockets, endpoint, serverCurveKey, codec,
+                                                          std::move(frames), requestId, timeout);
+    if (reply.envelope.has_error())
+        throw TokenRefused("the token endpoint rejected the request: " +
+                           net::LogText::utf8(reply.envelope.error().message(), 500));
+    if (!reply.envelope.has_token_reply())
+        throw std::runtime_error("the token endpoint answered with something other than a token reply");
+    const wire::TokenReply& answer = reply.envelope.token_reply();
+    if (!answer.refusal().empty()) {
+        // Checked in meaning: a wait longer than any rate window is a fault of the endpoint's.
+        if (answer.retry_after_seconds() > net::WireLimits::kMaxRetryAfterSeconds)
+            throw std::runtime_error("the token endpoint asked to wait " +
+                                     std::to_string(answer.retry_after_seconds()) +
+                                     " s, longer than any rate limit lasts");
+        throw TokenRefused(net::LogText::utf8(answer.refusal(), 500),
+                           std::chrono::seconds(answer.retry_after_seconds()));
     }
+    return checkedToken(answer.token(), identity, runId, organiser, request);
 }
 
 } // namespace sahaj::admission

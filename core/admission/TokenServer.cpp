@@ -58,7 +58,7 @@ TokenServer::TokenServer(zmq::context_t& context, net::SocketFactory::Curve curv
                          const security::PeerId& organiser, const QString& runId, Log log,
                          std::optional<ShardRequestHandler> shards)
     : codec_(runId.toStdString(), organiser.bytes().toStdString()), log_(std::move(log)),
-      handler_(std::move(authority), log_), shards_(std::move(shards)) {
+      handler_(std::move(authority), log_), shards_(std::move(shards)), dialer_(organiser, runId) {
     const net::SocketFactory sockets(context, organiser.bytes().toStdString(), requestSocketOptions(),
                                      onAdmissionDomain(std::move(curve)));
     zmq::socket_t socket = sockets.bindRouter(listenEndpoint, net::ZapHandler::kAdmissionDomain);
@@ -84,10 +84,15 @@ TokenServer::~TokenServer() {
 
 void TokenServer::serve(zmq::socket_t& socket) {
     while (!stopping_) {
+        // While dials are under way, the socket is looked at often and the dials in between: neither
+        // waits on the other.
+        if (dialer_.busy())
+            sendFinishedDials(socket, kDialPollInterval);
         zmq::message_t route;
         std::optional<std::vector<zmq::message_t>> frames;
         try {
-            frames = net::MessageCodec::receive(socket, kPollInterval, &route);
+            frames = net::MessageCodec::receive(socket, dialer_.busy() ? kDialPollInterval : kPollInterval,
+                                                &route);
         } catch (const net::ProtocolViolation& e) {
             note(QStringLiteral("token endpoint: dropped a message from a connection with routing id %1: %2")
                      .arg(hexOf(route.to_string()), QString::fromUtf8(e.what())));
@@ -113,8 +118,8 @@ void TokenServer::handle(zmq::socket_t& socket, const zmq::message_t& route,
                          std::vector<zmq::message_t> frames) {
     // The ZAP user id rides on every payload frame of the connection; read before decode() takes them.
     const std::string connectionUser = net::SocketFactory::authenticatedUser(frames.front());
-    const QString connectionAddress =
-        RequesterAddress::keyOf(net::SocketFactory::peerAddress(frames.front()));
+    const std::string peerAddress = net::SocketFactory::peerAddress(frames.front());
+    const QString connectionAddress = RequesterAddress::keyOf(peerAddress);
     zmq::message_t head;
     head.copy(frames.front()); // shares the bytes: kept to name the sender of a malformed message
     net::WireMessage request;
@@ -128,8 +133,13 @@ void TokenServer::handle(zmq::socket_t& socket, const zmq::message_t& route,
         serveShard(socket, route, request, connectionUser);
         return;
     }
+    if (request.envelope.has_reachability_request()) {
+        serveReachability(socket, route, request, connectionUser, peerAddress);
+        return;
+    }
     if (!request.envelope.has_token_request()) {
-        refuseMalformed(socket, route, head, "the token endpoint answers token and shard requests only");
+        refuseMalformed(socket, route, head,
+                        "the token endpoint answers token, shard and reachability requests only");
         return;
     }
 
@@ -170,6 +180,38 @@ void TokenServer::serveShard(zmq::socket_t& socket, const zmq::message_t& route,
         *envelope.mutable_shard_data() = std::move(answer.reply);
     }
     reply(socket, route, std::move(envelope), sender, std::move(data));
+}
+
+void TokenServer::serveReachability(zmq::socket_t& socket, const zmq::message_t& route,
+                                    const net::WireMessage& request, const std::string& connectionUser,
+                                    const std::string& peerAddress) {
+    const QString sender = QStringLiteral("peer %1").arg(hexOf(request.envelope.sender()));
+    std::optional<wire::ReachabilityReply> refused = dialer_.request(
+        request.envelope, connectionUser, peerAddress, route.to_string(), QDateTime::currentSecsSinceEpoch());
+    if (!refused)
+        return; // dialling: sendFinishedDials() answers
+    note(QStringLiteral("token endpoint: did not dial %1 back: %2")
+             .arg(sender, QString::fromStdString(refused->refusal())));
+    wire::Envelope envelope;
+    envelope.set_request_id(request.envelope.request_id());
+    *envelope.mutable_reachability_reply() = std::move(*refused);
+    reply(socket, route, std::move(envelope), sender);
+}
+
+void TokenServer::sendFinishedDials(zmq::socket_t& socket, std::chrono::milliseconds wait) {
+    for (ReachabilityDialer::Finished& dial : dialer_.finished(wait)) {
+        const QString sender = QStringLiteral("peer %1").arg(hexOf(dial.sender));
+        note(QStringLiteral("token endpoint: dialled %1 back at %2 port %3: %4")
+                 .arg(sender, QString::fromStdString(dial.reply.observed_address()))
+                 .arg(dial.port)
+                 .arg(dial.reply.reachable() ? QStringLiteral("reachable")
+                                             : QString::fromStdString(dial.reply.detail())));
+        wire::Envelope envelope;
+        envelope.set_request_id(dial.requestId);
+        *envelope.mutable_reachability_reply() = std::move(dial.reply);
+        const zmq::message_t route(dial.route.data(), dial.route.size());
+        reply(socket, route, std::move(envelope), sender);
+    }
 }
 
 void TokenServer::refuseMalformed(zmq::socket_t& socket, const zmq::message_t& route,

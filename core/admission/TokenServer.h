@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/admission/ReachabilityDialer.h"
 #include "core/admission/ShardRequestHandler.h"
 #include "core/admission/TokenRequestHandler.h"
 #include "core/net/MessageCodec.h"
@@ -21,9 +22,10 @@ namespace sahaj::admission {
 // The coordinator's token endpoint: a CURVE ROUTER on ZapHandler::kAdmissionDomain (any CURVE key may
 // connect, since strangers ask here for their first token) whose thread answers each TokenRequest with
 // a TokenReply, by TokenRequestHandler's checks and the run's TokenAuthority, and, when it is the run's data
-// mirror too, each ShardRequest of an admitted peer with a piece of the file (ShardRequestHandler). A
-// malformed message gets an
-// ErrorReply (or is dropped when not even that can be sent) and a line in the log, never a crash.
+// mirror too, each ShardRequest of an admitted peer with a piece of the file (ShardRequestHandler), and each
+// ReachabilityRequest of an admitted peer by dialling it back (ReachabilityDialer), without waiting for the
+// dial. A malformed message gets an ErrorReply (or is dropped when not even that can be sent) and a line in
+// the log, never a crash.
 //
 // The context must have a ZapHandler (ZMQ_ZAP_ENFORCE_DOMAIN: without one every client is refused) and
 // must outlive the server. The socket and the authority belong to the server's thread alone.
@@ -57,11 +59,17 @@ public:
 private:
     // How often the thread looks up from its socket to see whether it should stop.
     static constexpr std::chrono::milliseconds kPollInterval{100};
+    // How long each of the socket and the dials is waited on in turn while dials are under way.
+    static constexpr std::chrono::milliseconds kDialPollInterval{10};
 
     void serve(zmq::socket_t& socket);
     void handle(zmq::socket_t& socket, const zmq::message_t& route, std::vector<zmq::message_t> frames);
     void serveShard(zmq::socket_t& socket, const zmq::message_t& route, const net::WireMessage& request,
                     const std::string& connectionUser);
+    void serveReachability(zmq::socket_t& socket, const zmq::message_t& route,
+                           const net::WireMessage& request, const std::string& connectionUser,
+                           const std::string& peerAddress);
+    void sendFinishedDials(zmq::socket_t& socket, std::chrono::milliseconds wait);
     void refuseMalformed(zmq::socket_t& socket, const zmq::message_t& route, const zmq::message_t& head,
                          const std::string& problem);
     // Logs `line`, with the control characters of untrusted text in it made harmless.
@@ -73,6 +81,7 @@ private:
     Log log_;
     TokenRequestHandler handler_;
     std::optional<ShardRequestHandler> shards_;
+    ReachabilityDialer dialer_;
     std::string endpoint_;
     std::atomic<bool> stopping_{false};
     std::thread thread_;

@@ -348,6 +348,11 @@ std::optional<collab::TrainingState> CollaborationLink::takeState() {
     return state;
 }
 
+bool CollaborationLink::hasWaiting() const {
+    const std::lock_guard lock(mutex_);
+    return formed_.has_value() || downloaded_.has_value();
+}
+
 LinkStatus CollaborationLink::status() const {
     const std::lock_guard lock(mutex_);
     return status_;

@@ -113,6 +113,9 @@ public:
     // This peer now holds `epoch`'s state; `snapshot` is what it serves to newcomers from now on.
     void epochCompleted(std::uint64_t epoch, std::shared_ptr<const collab::StateChunker> snapshot);
     std::optional<collab::TrainingState> takeState();
+    // A group or a state waits to be taken: the training thread cuts a duty-cycle rest short for it (a
+    // group's round waits for its members, and one that rests through it misses it).
+    bool hasWaiting() const;
     LinkStatus status() const;
     // The user's new caps in bytes per second (0: none), from the next transfer on: paced in the
     // transport and bounding the bandwidth this peer declares.

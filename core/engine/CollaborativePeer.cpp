@@ -8,6 +8,7 @@
 #include "core/engine/CoreSupervisor.h"
 #include "core/engine/GradientAccumulator.h"
 #include "core/engine/ModelReplica.h"
+#include "core/engine/ReachabilityCheck.h"
 #include "core/engine/StateCheckpoint.h"
 #include "core/security/PeerIdentity.h"
 
@@ -118,6 +119,8 @@ CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(o
     link.lastEpoch = lastEpoch();
     linkOptions_ = link;
     role_ = roleName(link.role);
+    if (options_.followRoute && !link.bootstrap.empty())
+        addressWatch_.emplace(link.bootstrap.front().section(QLatin1Char(':'), 0, 0), link.dhtBindAddress);
     link_ = std::make_unique<CollaborationLink>(link);
     peerIdHex_ = hex(link_->peerId());
     if (replica_->epoch() > 0)
@@ -189,6 +192,9 @@ bool CollaborativePeer::obey(const PeerControls& controls, const Events& events)
         if (link_)
             link_->setCaps(linkOptions_.uploadBytesPerSecond, linkOptions_.downloadBytesPerSecond);
     }
+    if (addressWatch_ && link_)
+        if (const std::optional<QString> moved = addressWatch_->changed())
+            moveTo(*moved, events);
     if (controls.paused.load()) {
         if (link_) {
             link_.reset(); // publishes the departure
@@ -210,6 +216,35 @@ bool CollaborativePeer::obey(const PeerControls& controls, const Events& events)
                              std::to_string(replica_->epoch()));
     }
     return true;
+}
+
+void CollaborativePeer::moveTo(const QString& address, const Events& events) {
+    const std::string from = linkOptions_.dhtBindAddress.toStdString();
+    link_.reset(); // publishes the departure, from the old address if it still works
+    linkOptions_.dhtBindAddress = address;
+    linkOptions_.listenEndpoint = "tcp://" + address.toStdString() + ":0";
+    std::string verdict;
+    if (options_.reachability.verdict != Reachability::Verdict::ChosenClient &&
+        linkOptions_.role != wire::ROLE_AUXILIARY) {
+        // A move can put the computer behind a NAT, or take it out: it is asked again.
+        PeerOptions check = options_;
+        check.link = linkOptions_;
+        check.link.role = wire::ROLE_NODE;
+        try {
+            options_.reachability = ReachabilityCheck::apply(check, options_.authEndpoint);
+            linkOptions_.role = check.link.role;
+            linkOptions_.stateDonor = check.link.role == wire::ROLE_NODE;
+            linkOptions_.listenEndpoint = check.link.listenEndpoint;
+            verdict = options_.reachability.summary().toStdString();
+        } catch (const std::exception& e) {
+            verdict = std::string("reachability not checked: ") + e.what();
+        }
+        role_ = roleName(linkOptions_.role);
+    }
+    if (events.onMessage)
+        events.onMessage("this computer's address toward the coordinator changed from " + from + " to " +
+                         address.toStdString() + ": rejoining there" +
+                         (verdict.empty() ? "" : "; " + verdict));
 }
 
 std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerControls& controls,
@@ -294,12 +329,15 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerCo
             computeSeconds_ += std::chrono::duration<double>(computed).count();
             const double duty = controls.dutyCycle.load() > 0.0 ? std::min(controls.dutyCycle.load(), 1.0)
                                                                 : options_.dutyCycle;
-            if (duty < 1.0) { // rest so that computing takes `duty` of the time, but answer a pause at once
+            // Rest so that computing takes `duty` of the time, but answer a pause at once, and a group or a
+            // state too: resting through a group's round would miss it (the limited peer averaged in no
+            // group, its batch was lost to the state it then had to load, and its share fell to 0 %).
+            if (duty < 1.0) {
                 const auto restUntil =
                     std::chrono::steady_clock::now() +
                     std::chrono::duration_cast<std::chrono::nanoseconds>(computed * (1.0 / duty - 1.0));
                 while (std::chrono::steady_clock::now() < restUntil && !controls.paused.load() &&
-                       !controls.stop.load() && !stop.load())
+                       !controls.stop.load() && !stop.load() && !link_->hasWaiting())
                     std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
                         50ms, restUntil - std::chrono::steady_clock::now()));
             }

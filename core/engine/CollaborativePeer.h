@@ -5,6 +5,7 @@
 #include "core/engine/EpochReport.h"
 #include "core/engine/PeerControls.h"
 #include "core/engine/PeerOptions.h"
+#include "core/net/AddressWatch.h"
 
 #include <atomic>
 #include <chrono>
@@ -61,6 +62,8 @@ public:
     // What computes this peer's gradients, and what was passed over (empty for a peer that trains
     // nothing).
     const CorePlan& computePlan() const { return computePlan_; }
+    // Whether the others can dial this peer, as last found (when it joined, or moved).
+    const Reachability& reachability() const { return options_.reachability; }
     // The coordinator's checkpoint, written now (also done every checkpointEvery epochs and by run()
     // when it ends).
     void saveCheckpoint();
@@ -73,13 +76,17 @@ private:
     // Applies what changed in `controls` since the last call; leaves or rejoins the collaboration.
     // Returns false while paused.
     bool obey(const PeerControls& controls, const Events& events);
+    // This computer's address toward the coordinator changed to `address`: leaves the collaboration and
+    // readies the link to rejoin there (obey() rejoins), with the role a new reachability check gives.
+    void moveTo(const QString& address, const Events& events);
 
     PeerOptions options_;
     std::unique_ptr<ModelReplica> replica_;
     CorePlan computePlan_;
     std::unique_ptr<GradientAccumulator> accumulator_;
-    std::unique_ptr<CollaborationLink> link_; // null while paused
-    LinkOptions linkOptions_;                 // to rejoin with after a pause
+    std::unique_ptr<CollaborationLink> link_;       // null while paused
+    LinkOptions linkOptions_;                       // to rejoin with after a pause
+    std::optional<net::AddressWatch> addressWatch_; // PeerOptions::followRoute
     std::uint64_t capsVersion_ = 0;
     std::string role_;
     std::string peerIdHex_;

@@ -2,6 +2,7 @@
 
 #include "core/engine/EngineLimits.h"
 #include "core/engine/EngineState.h"
+#include "core/engine/Reachability.h"
 
 #include <QString>
 
@@ -72,9 +73,10 @@ struct EngineSnapshot {
     bool finishingStep = false;          // will pause once the current step is done
 
     QString runId;
-    QString peerId;  // hex, empty before the first join
-    QString role;    // "node", "client", "auxiliary"
-    QString device;  // the setting: "auto", "cpu", "cuda:N"
+    QString peerId;            // hex, empty before the first join
+    QString role;              // "node", "client", "auxiliary"
+    Reachability reachability; // why this role: whether the others can dial this computer
+    QString device;            // the setting: "auto", "cpu", "cuda:N"
     QString compute; // what computes: "cuda core on cuda:0 (NVIDIA H200)", empty before the cores are chosen
     bool computesOnGpu = false; // a GPU core trains (the GPU pause rule applies)
     DataDownload download;      // while the run's files come over the network

@@ -27,7 +27,7 @@ struct JoinRequest {
     // Where this peer accepts connections (and its DHT node binds); empty: the address this computer reaches
     // the coordinator from (net::RouteSource), any free port.
     QString listen;
-    bool clientMode = false;                 // connect out only (behind NAT or a firewall)
+    bool clientMode = false; // connect out only, whatever the reachability check finds (ReachabilityCheck)
     QString device = QStringLiteral("auto"); // "auto", "cpu", "cuda", "cuda:N"
     // The country this peer shows on the others' peer maps (ISO 3166 alpha-2), empty: not shared.
     QString country;

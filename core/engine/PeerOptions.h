@@ -3,6 +3,7 @@
 #include "core/engine/GradientAccumulator.h"
 #include "core/engine/GradientAttack.h"
 #include "core/engine/LinkOptions.h"
+#include "core/engine/Reachability.h"
 #include "core/run/RunManifest.h"
 
 #include <QString>
@@ -39,6 +40,14 @@ struct PeerOptions {
     std::uint64_t stopAtEpoch = 0;
     // Testing a run's defences only: send this instead of the gradient (GradientAttack).
     GradientAttack::Kind attack = GradientAttack::Kind::None;
+    // How link.role was chosen when the peer joined (ReachabilityCheck), for the user, and again when its
+    // address changes.
+    Reachability reachability;
+    // Where the peer listens was not given (--listen): it follows this computer's address toward the
+    // coordinator (link.bootstrap's first), binding and announcing itself anew when the address changes
+    // (AddressWatch), and asks the token endpoint `authEndpoint` to dial it back there.
+    bool followRoute = false;
+    std::string authEndpoint;
 };
 
 } // namespace sahaj::engine

@@ -66,9 +66,13 @@ std::string rawKey(const QString& hex) {
     return QByteArray::fromHex(hex.toLatin1()).toStdString();
 }
 
-net::SocketFactory::Curve curveOf(const security::CurveKeyPair& keys) {
-    return {keys.publicKey().toStdString(), keys.secretKey().toStdString(),
-            net::ZapHandler::kAdmissionDomain};
+// Sockets for requests to the token endpoint, as `identity` with its CURVE pair `curve`.
+net::SocketFactory endpointSockets(zmq::context_t& context, const security::PeerIdentity& identity,
+                                   const security::CurveKeyPair& curve) {
+    return net::SocketFactory(context, identity.id().bytes().toStdString(), {},
+                              net::SocketFactory::Curve{curve.publicKey().toStdString(),
+                                                        curve.secretKey().toStdString(),
+                                                        net::ZapHandler::kAdmissionDomain});
 }
 
 // One request to the endpoint, on a context of its own (the link's context belongs to its thread).
@@ -76,7 +80,7 @@ QByteArray requestToken(const std::string& endpoint, const run::RunManifest& man
                         const security::PeerIdentity& identity, const security::CurveKeyPair& curve,
                         admission::TokenClient::Request request) {
     zmq::context_t context;
-    const net::SocketFactory sockets(context, identity.id().bytes().toStdString(), {}, curveOf(curve));
+    const net::SocketFactory sockets = endpointSockets(context, identity, curve);
     return admission::TokenClient::request(sockets, endpoint, rawKey(manifest.authCurveKey), identity,
                                            manifest.runId, security::PeerId::fromHex(manifest.organiser),
                                            std::move(request), kRequestTimeout);
@@ -241,6 +245,20 @@ std::shared_ptr<fetch::ShardMirror> VolunteerAdmission::coordinatorMirror(const 
     return std::make_shared<admission::CoordinatorMirror>(admission::CoordinatorMirror::Access{
         endpoint, rawKey(options.manifest.authCurveKey), options.link.identity, options.link.security->curve,
         options.link.security->token, options.manifest.runId});
+}
+
+admission::ReachabilityClient::Answer VolunteerAdmission::askReachability(const PeerOptions& options,
+                                                                          const std::string& endpoint,
+                                                                          std::uint16_t port,
+                                                                          std::chrono::milliseconds timeout) {
+    if (!options.link.security || !options.link.identity)
+        throw std::runtime_error("not admitted: nothing to present to the token endpoint");
+    zmq::context_t context;
+    const net::SocketFactory sockets =
+        endpointSockets(context, *options.link.identity, *options.link.security->curve);
+    return admission::ReachabilityClient::ask(sockets, endpoint, rawKey(options.manifest.authCurveKey),
+                                              *options.link.identity, options.manifest.runId,
+                                              options.link.security->token, port, timeout);
 }
 
 } // namespace sahaj::engine

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/admission/ReachabilityClient.h"
 #include "core/engine/PeerOptions.h"
 #include "core/fetch/ShardMirror.h"
 
@@ -42,6 +43,14 @@ public:
     // `options` for; null when `endpoint` is empty.
     static std::shared_ptr<fetch::ShardMirror> coordinatorMirror(const PeerOptions& options,
                                                                  const std::string& endpoint);
+
+    // Asks the token endpoint `endpoint` (what admit() returned) to dial this peer back at `port`
+    // (ReachabilityCheck), as the peer admit() filled `options` for. Throws std::runtime_error when the
+    // endpoint refuses or does not answer within `timeout`.
+    static admission::ReachabilityClient::Answer askReachability(const PeerOptions& options,
+                                                                 const std::string& endpoint,
+                                                                 std::uint16_t port,
+                                                                 std::chrono::milliseconds timeout);
 };
 
 } // namespace sahaj::engine

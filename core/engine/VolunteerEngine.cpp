@@ -160,14 +160,15 @@ void VolunteerEngine::startWorker(JoinRequest request) {
                 throw std::runtime_error("the identity in " + request.identityDir.toStdString() +
                                          " is in use by another Sahaj process");
             const QString runId = options.manifest.runId;
+            const Reachability reachability = options.reachability;
             const auto target = static_cast<std::uint64_t>(options.manifest.training.targetBatchSize);
             store::ContributionLedger ledger(ledgerPath);
             CollaborativePeer peer(std::move(options));
             post([this, id = QString::fromStdString(peer.peerIdHex()),
                   role = QString::fromStdString(peer.role()), runId, epoch = peer.epoch(), target,
                   compute = QString::fromStdString(peer.computePlan().summary()),
-                  gpu = peer.computePlan().usesGpu()] {
-                workerJoined(id, role, runId, epoch, target, compute, gpu);
+                  gpu = peer.computePlan().usesGpu(), reachability] {
+                workerJoined(id, role, runId, epoch, target, compute, gpu, reachability);
             });
 
             TransferMinutes minutes;
@@ -181,16 +182,23 @@ void VolunteerEngine::startWorker(JoinRequest request) {
                             QStringLiteral("could not record the transfer: ") + text);
                     });
                 }
+                // The role and the reachability change when the computer's address does (AddressWatch).
                 post([this, status, samples, sent = minutes.pendingSent(),
-                      received = minutes.pendingReceived()] {
+                      received = minutes.pendingReceived(), role = QString::fromStdString(peer.role()),
+                      reachability = peer.reachability()] {
                     working_.unrecordedBytesSent = sent;
                     working_.unrecordedBytesReceived = received;
+                    working_.role = role;
+                    working_.reachability = reachability;
                     workerStatus(status, samples);
                 });
             };
             events.onEpoch = [&](const EpochReport& report) {
                 bool pausedAfter = false;
-                if (!report.stateLoaded && shared->finishStep.exchange(false)) {
+                // A loaded state ends the step as well: a peer that is catching up on the others (a
+                // rejoiner whose swarm steps faster than it can fetch states) may step only by loading
+                // states for a long while, and "finish this step, then pause" must not wait for ever.
+                if (shared->finishStep.exchange(false)) {
                     shared->controls.paused = true;
                     pausedAfter = true;
                 }
@@ -326,17 +334,19 @@ void VolunteerEngine::checkHardware(const QString& device, int microBatch) {
 }
 
 void VolunteerEngine::workerJoined(QString peerId, QString role, QString runId, std::uint64_t epoch,
-                                   std::uint64_t target, QString compute, bool computesOnGpu) {
+                                   std::uint64_t target, QString compute, bool computesOnGpu,
+                                   Reachability reachability) {
     working_.peerId = peerId;
     working_.compute = compute;
     working_.computesOnGpu = computesOnGpu;
     working_.role = role;
+    working_.reachability = reachability;
     working_.runId = runId;
     working_.localEpoch = epoch;
     working_.targetBatchSize = target;
     working_.detail = QStringLiteral("looking for the others' progress");
-    log(EngineEvent::Level::Info,
-        QStringLiteral("joined the run %1 as a %2 (peer %3)").arg(runId, role, peerId.left(16)));
+    log(EngineEvent::Level::Info, QStringLiteral("joined the run %1 as a %2 (peer %3); %4")
+                                      .arg(runId, role, peerId.left(16), reachability.summary()));
     update();
 }
 
@@ -449,6 +459,8 @@ void VolunteerEngine::workerEpoch(EpochReport report, bool pausedAfter) {
     if (report.stateLoaded) {
         log(EngineEvent::Level::Info,
             QStringLiteral("loaded the collaboration's state at epoch %1").arg(report.epoch));
+        if (pausedAfter)
+            finishedStepPaused();
         update();
         return;
     }
@@ -498,12 +510,15 @@ void VolunteerEngine::workerEpoch(EpochReport report, bool pausedAfter) {
             // The milestone is a nicety; the ledger's failure was reported where it was written.
         }
     }
-    if (pausedAfter) {
-        cause_ = PauseCause::User;
-        working_.finishingStep = false;
-        log(EngineEvent::Level::Info, QStringLiteral("finished the step; paused"));
-    }
+    if (pausedAfter)
+        finishedStepPaused();
     update();
+}
+
+void VolunteerEngine::finishedStepPaused() {
+    cause_ = PauseCause::User;
+    working_.finishingStep = false;
+    log(EngineEvent::Level::Info, QStringLiteral("finished the step; paused"));
 }
 
 void VolunteerEngine::workerMessage(QString text) {

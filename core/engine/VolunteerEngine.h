@@ -45,9 +45,11 @@ private:
     void startWorker(JoinRequest request);
     // On this object's thread, from the worker:
     void workerJoined(QString peerId, QString role, QString runId, std::uint64_t epoch, std::uint64_t target,
-                      QString compute, bool computesOnGpu);
+                      QString compute, bool computesOnGpu, Reachability reachability);
     void workerStatus(LinkStatus status, std::uint64_t localSamples);
     void workerDownload(DataDownload download);
+    // "Finish this step, then pause" took effect: the step ended (or a loaded state ended it).
+    void finishedStepPaused();
     void workerEpoch(EpochReport report, bool pausedAfter);
     void workerMessage(QString text);
     void workerEnded(QString error);

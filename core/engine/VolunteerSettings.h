@@ -43,7 +43,7 @@ public:
     static constexpr int kMinCacheGiB = 1;
     static constexpr int kMaxCacheGiB = 10'000;
     int cacheGiB = 20;
-    bool clientMode = false;
+    bool clientMode = false; // connect out only, even when the coordinator could dial this computer back
     QString device = QStringLiteral("auto"); // "auto": the GPUs whose cores pass, else the CPU
     bool shareCountry = true;
     QString country; // ISO 3166 alpha-2; empty with shareCountry: from the system locale

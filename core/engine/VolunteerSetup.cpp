@@ -1,6 +1,7 @@
 #include "core/engine/VolunteerSetup.h"
 
 #include "core/engine/DataPreparation.h"
+#include "core/engine/ReachabilityCheck.h"
 #include "core/engine/ShardFeed.h"
 #include "core/engine/VolunteerAdmission.h"
 #include "core/fetch/JoinSource.h"
@@ -105,6 +106,10 @@ PeerOptions VolunteerSetup::options(const JoinRequest& request, const std::atomi
     // Admitted first: the coordinator's data mirror serves admitted peers only.
     const std::string endpoint =
         VolunteerAdmission::admit(options, request.identityDir, std::move(credentials), coordinator, cancel);
+    // Unless the user chose client mode: a node only if the others can dial it.
+    options.reachability = ReachabilityCheck::apply(options, endpoint);
+    options.followRoute = request.listen.isEmpty();
+    options.authEndpoint = endpoint;
 
     DataSources sources;
     sources.dataDir = request.dataDir;

@@ -122,6 +122,29 @@ void checkShardData(const wire::ShardData& m, const std::vector<zmq::message_t>&
             "shard_data's bytes end past the file's total");
 }
 
+void checkReachabilityRequest(const wire::ReachabilityRequest& m, const std::vector<zmq::message_t>& data) {
+    require(m.port() >= 1 && m.port() <= 65535, "reachability_request.port must be in [1, 65535]");
+    require(!m.token().empty() && m.token().size() <= WireLimits::kMaxTokenBytes,
+            "reachability_request.token must hold 1 to " + std::to_string(WireLimits::kMaxTokenBytes) +
+                " bytes");
+    checkDataFrames(data, 0, "reachability_request");
+}
+
+void checkReachabilityReply(const wire::ReachabilityReply& m, const std::vector<zmq::message_t>& data) {
+    checkText(m.refusal(), "reachability_reply.refusal");
+    checkText(m.detail(), "reachability_reply.detail");
+    if (!m.refusal().empty()) {
+        require(m.observed_address().empty() && !m.reachable() && m.detail().empty(),
+                "a refused reachability_reply carries no outcome");
+    } else {
+        // A numeric address only: it is shown to the volunteer and compared with its own.
+        static const QRegularExpression numeric(QStringLiteral("^[0-9A-Fa-f.:]{2,45}$"));
+        require(numeric.match(QString::fromStdString(m.observed_address())).hasMatch(),
+                "reachability_reply.observed_address must be a numeric IP address");
+    }
+    checkDataFrames(data, 0, "reachability_reply");
+}
+
 } // namespace
 
 std::uint64_t MessageValidator::encodedBytes(const wire::Encoding& encoding, std::uint64_t count) {
@@ -322,6 +345,12 @@ void MessageValidator::validate(const wire::Envelope& envelope, const std::vecto
         return;
     case E::kShardData:
         checkShardData(envelope.shard_data(), data);
+        return;
+    case E::kReachabilityRequest:
+        checkReachabilityRequest(envelope.reachability_request(), data);
+        return;
+    case E::kReachabilityReply:
+        checkReachabilityReply(envelope.reachability_reply(), data);
         return;
     case E::BODY_NOT_SET:
         break;

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Checks scripts/netns/internet.sh end to end (a ctest, label integration; root): two public hosts and two
-# homes; a real nginx serves on a public host and on a home host, curl asks. It must hold that
+# Checks scripts/netns/internet.sh end to end (a ctest, label integration; root): two public hosts, two
+# homes and a firewalled host; a real nginx serves on a public host, a home host and the firewalled host,
+# curl asks. It must hold that
 #   - a home reaches a public host, which sees the home router's address (masquerade), never the home's;
 #   - nobody reaches a home from outside: not a public host (by the router's address or the home's), not
 #     another home;
 #   - public hosts reach each other;
+#   - nobody reaches the firewalled host, which reaches the public ones;
 #   - each line is shaped as asked (tbf at the given rates), and a download to a home does not beat its
 #     downlink (it may be slower: the machine is shared; the rate is printed with its ratio);
 #   - without root it refuses with a message, and `down` leaves no namespace behind.
@@ -39,7 +41,7 @@ fails() { ! "$@"; }
 refusal=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$harness" up "$prefix" public:1/1 2>&1 || true)
 check "without root it refuses and says why" grep -q "needs root" <<<"$refusal"
 
-"$harness" up "$prefix" public:1000/1000 public:100/100 home:20/5 home:50/10 >"$work/hosts"
+"$harness" up "$prefix" public:1000/1000 public:100/100 home:20/5 home:50/10 firewalled:100/100 >"$work/hosts"
 cat "$work/hosts"
 address_of() { awk -v n="$1" 'NR == n {print $2}' "$work/hosts"; }
 wan_of() { awk -v n="$1" 'NR == n {print $6}' "$work/hosts"; }
@@ -71,8 +73,9 @@ mkdir -p "$work/www"
 head -c 4000000 /dev/urandom >"$work/www/blob"
 serve "$prefix-p1" public
 serve "$prefix-h3" home
+serve "$prefix-p5" firewalled
 for _ in $(seq 50); do
-    [[ -s $work/public/nginx.pid && -s $work/home/nginx.pid ]] && break
+    [[ -s $work/public/nginx.pid && -s $work/home/nginx.pid && -s $work/firewalled/nginx.pid ]] && break
     sleep 0.1
 done
 
@@ -93,6 +96,9 @@ check "another home cannot dial a home" fails get "$prefix-h4" "http://$(wan_of 
 ip -n "$prefix-p2" route add 192.168.3.0/24 via "$(wan_of 3)"
 check "a host routing through the home's router cannot dial the home" fails get "$prefix-p2" "http://$(address_of 3):8080/blob"
 check "the home's server was asked nothing" test ! -s "$work/home/access.log"
+check "a firewalled host reaches a public host" get "$prefix-p5" "http://$(address_of 1):8080/blob"
+check "a public host cannot dial a firewalled host" fails get "$prefix-p1" "http://$(address_of 5):8080/blob"
+check "the firewalled host's server was asked nothing" test ! -s "$work/firewalled/access.log"
 
 rate_of() { ip netns exec "$1" tc qdisc show dev "$2" | grep -o 'rate [0-9]*[KMG]bit' | head -1; }
 check "home 3's downlink is 20 Mbit/s" test "$(rate_of "$prefix-net" b${prefix}3)" = "rate 20Mbit"

@@ -2,25 +2,27 @@
 # An emulated Internet out of Linux network namespaces, for collaborations across hosts: an "Internet"
 # namespace holds a bridge; public hosts plug into it with a public address; each home host sits behind a
 # home router of its own that masquerades its traffic (nftables) and lets nothing in that the home did not
-# start. Every host's downlink and uplink are shaped with tc tbf to its own rates: a public host's on its
+# start; a firewalled host has a public address but drops every TCP connection others open to it (a host
+# firewall). Every host's downlink and uplink are shaped with tc tbf to its own rates: a public host's on its
 # link to the bridge, a home's on its router's link to the bridge (a home line is asymmetric: e.g. 100/20).
 # Only addresses inside these namespaces are used: public 10.79.0.0/16 (hosts 10.79.1.N, home routers'
 # WAN side 10.79.2.N), homes 192.168.N.0/24 (the host .2, its router .1).
 #
 # Usage (as root):
-#   scripts/netns/internet.sh up PREFIX HOST...   HOST is public:DOWN/UP or home:DOWN/UP, rates in Mbit/s
+#   scripts/netns/internet.sh up PREFIX HOST...   HOST is public:DOWN/UP, firewalled:DOWN/UP or
+#                                                 home:DOWN/UP, rates in Mbit/s
 #                                                 (0: unshaped); at most 200 hosts
 #   scripts/netns/internet.sh down PREFIX
 # `up` tears down what PREFIX had first, then prints one line per host:
 #   "namespace address kind down_mbit up_mbit public_address"
 # (for a home host, its address is private and public_address is its router's). Run a program on a host
 # with `ip netns exec NAMESPACE program...`.
-# Namespaces: PREFIX-net (the Internet), PREFIX-pN (public host N), PREFIX-hN (home host N) and PREFIX-rN
+# Namespaces: PREFIX-net (the Internet), PREFIX-pN (public or firewalled host N), PREFIX-hN (home host N) and PREFIX-rN
 # (its router), N counting hosts from 1 in the order given.
 set -euo pipefail
 
 usage() {
-    echo "usage: $0 up PREFIX public:DOWN/UP|home:DOWN/UP...  |  $0 down PREFIX" >&2
+    echo "usage: $0 up PREFIX public:DOWN/UP|firewalled:DOWN/UP|home:DOWN/UP...  |  $0 down PREFIX" >&2
     exit 2
 }
 
@@ -67,8 +69,8 @@ for tool in ip tc nft; do
     fi
 done
 for host in "$@"; do
-    if [[ ! $host =~ ^(public|home):[0-9]+/[0-9]+$ ]]; then
-        echo "$0: host '$host' is not public:DOWN/UP or home:DOWN/UP (whole Mbit/s)" >&2
+    if [[ ! $host =~ ^(public|firewalled|home):[0-9]+/[0-9]+$ ]]; then
+        echo "$0: host '$host' is not public:DOWN/UP, firewalled:DOWN/UP or home:DOWN/UP (whole Mbit/s)" >&2
         exit 2
     fi
 done
@@ -106,7 +108,7 @@ for host in "$@"; do
     rates=${host#*:}
     downlink=${rates%/*}
     uplink=${rates#*/}
-    if [[ $kind == public ]]; then
+    if [[ $kind != home ]]; then
         ns="$prefix-p$index"
         address="10.79.1.$index"
         ip netns add "$ns"
@@ -116,7 +118,19 @@ for host in "$@"; do
         ip -n "$ns" addr add "$address/16" dev "w$prefix$index"
         shape "$ns" "w$prefix$index" "$uplink"
         shape "$net" "b$prefix$index" "$downlink"
-        echo "$ns $address public $downlink $uplink $address"
+        if [[ $kind == firewalled ]]; then
+            # New TCP connections from outside are dropped, not refused: a dial meets silence. UDP (the DHT)
+            # and what the host started pass.
+            ip netns exec "$ns" nft -f - <<EOF
+table inet firewall {
+    chain input {
+        type filter hook input priority filter; policy accept;
+        iifname "w$prefix$index" meta l4proto tcp ct state new drop
+    }
+}
+EOF
+        fi
+        echo "$ns $address $kind $downlink $uplink $address"
         continue
     fi
     ns="$prefix-h$index"

@@ -19,6 +19,7 @@
 #include "core/security/CurveKeyPair.h"
 #include "core/security/PeerIdentity.h"
 #include "core/security/TokenAuthority.h"
+#include "tests/admission/AdmittedVolunteer.h"
 #include "tests/fetch/ShardFiles.h"
 
 #include <QDateTime>
@@ -44,21 +45,10 @@ std::string stdString(const QByteArray& bytes) {
     return std::string(bytes.constData(), std::size_t(bytes.size()));
 }
 
-// A volunteer of the run: its keys and the token the organiser issued for them.
-struct Volunteer {
-    Volunteer(const PeerIdentity& organiser, const QString& runId = kRun, bool ownCurveKey = true) {
-        const qint64 now = QDateTime::currentSecsSinceEpoch();
-        const CurveKeyPair other = CurveKeyPair::generate();
-        token = AccessToken::issue(runId, QStringLiteral("rahim"), identity->id(),
-                                   ownCurveKey ? curve->publicKey() : other.publicKey(),
-                                   AccessToken::Role::Node, now, now + 3600, organiser)
-                    .toBytes();
-    }
-    std::shared_ptr<const PeerIdentity> identity =
-        std::make_shared<const PeerIdentity>(PeerIdentity::generate());
-    std::shared_ptr<const CurveKeyPair> curve =
-        std::make_shared<const CurveKeyPair>(CurveKeyPair::generate());
-    QByteArray token;
+// A volunteer of this run (another run's with a run id given).
+struct Volunteer : test::AdmittedVolunteer {
+    explicit Volunteer(const PeerIdentity& organiser, const QString& runId = kRun, bool ownCurveKey = true)
+        : AdmittedVolunteer(organiser, runId, ownCurveKey) {}
 };
 
 fetch::TransferSettings quickSettings() {

@@ -29,6 +29,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <thread>
 
 using namespace sahaj;
 using namespace sahaj::admission;
@@ -347,7 +348,7 @@ private Q_SLOTS:
         std::vector<zmq::message_t> pingFrames = codec.encode(ping);
         const std::string pingBytes = pingFrames.front().to_string();
         QVERIFY(QString::fromStdString(exchange(dealer, v, {pingBytes}).error().message())
-                    .contains("token and shard requests only"));
+                    .contains("token, shard and reachability requests only"));
 
         // Still serving.
         QVERIFY(!ask(*server, v, v.request("rahim")).isEmpty());
@@ -377,6 +378,49 @@ private Q_SLOTS:
                                  organiser_.id(), v.request("rahim"), 300ms);
         });
         QVERIFY2(wrongKey.startsWith("no answer from the token endpoint"), qPrintable(wrongKey));
+    }
+
+    // A hostile endpoint that asks to wait longer than any rate window lasts (601 s): the client says it
+    // is the endpoint's fault instead of waiting; 600 s is a wait it takes. Fails without the check in
+    // TokenClient::request (the volunteer would sleep as long as the endpoint likes).
+    void theClientRefusesAnEndlessWait() {
+        const net::SocketFactory sockets(serverContext_, stdString(organiser_.id().bytes()),
+                                         net::SocketFactory::Options{}, curveOf(serverCurve_, "unused"));
+        zmq::socket_t liar = sockets.bindRouter("tcp://127.0.0.1:0", net::ZapHandler::kAdmissionDomain);
+        const std::string endpoint = net::SocketFactory::boundEndpoint(liar);
+        const net::MessageCodec codec(kRun.toStdString(), stdString(organiser_.id().bytes()));
+        const auto answerWith = [&](std::uint32_t seconds) {
+            return std::thread([&, seconds] {
+                zmq::message_t route;
+                std::optional<std::vector<zmq::message_t>> frames =
+                    net::MessageCodec::receive(liar, 5000ms, &route);
+                if (!frames)
+                    return;
+                wire::Envelope reply;
+                reply.set_request_id(codec.decode(std::move(*frames)).envelope.request_id());
+                reply.mutable_token_reply()->set_refusal("busy");
+                reply.mutable_token_reply()->set_retry_after_seconds(seconds);
+                std::vector<zmq::message_t> out = codec.encode(std::move(reply));
+                net::MessageCodec::send(liar, out, &route);
+            });
+        };
+        const Volunteer v(volunteerContext_);
+        const auto askLiar = [&] {
+            TokenClient::request(v.sockets, endpoint, stdString(serverCurve_.publicKey()), v.identity, kRun,
+                                 organiser_.id(), v.request("rahim"), 5000ms);
+        };
+        std::thread endless = answerWith(net::WireLimits::kMaxRetryAfterSeconds + 1);
+        const QString error = errorOf(askLiar);
+        endless.join();
+        QVERIFY2(error.contains("longer than any rate limit lasts"), qPrintable(error));
+        std::thread longest = answerWith(net::WireLimits::kMaxRetryAfterSeconds);
+        try {
+            askLiar();
+            QFAIL("a refusal was taken for a token");
+        } catch (const TokenRefused& e) {
+            QCOMPARE(e.retryAfter(), std::chrono::seconds(net::WireLimits::kMaxRetryAfterSeconds));
+        }
+        longest.join();
     }
 
     void theValidatorBoundsTokenMessages() {

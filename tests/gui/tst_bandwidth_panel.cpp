@@ -136,6 +136,32 @@ private Q_SLOTS:
         QVERIFY(!text(panel, "selfShare").contains(QLatin1Char('%')));
     }
 
+    // Why this computer aggregates nothing, when it does not: the reachability check's verdict.
+    void saysWhenThisComputerOnlySends() {
+        RecordingEngine engine(ledgers_.path());
+        EngineSnapshot snapshot = busySnapshot(QDateTime::currentMSecsSinceEpoch());
+        engine.show(snapshot);
+        BandwidthPanel panel(engine);
+        auto* label = panel.findChild<QLabel*>(QStringLiteral("reachability"));
+        QVERIFY(label);
+        QVERIFY(label->isHidden()); // not joined: nothing to say
+
+        snapshot.reachability.verdict = sahaj::engine::Reachability::Verdict::BehindNat;
+        snapshot.reachability.localAddress = QStringLiteral("192.168.4.2:4600");
+        snapshot.reachability.observedAddress = QStringLiteral("203.0.113.7");
+        engine.show(snapshot);
+        QVERIFY(!label->isHidden());
+        QVERIFY2(label->text().startsWith(QLatin1String("Behind NAT: sending only")),
+                 qPrintable(label->text()));
+        QVERIFY2(label->text().contains(QLatin1String("203.0.113.7")), qPrintable(label->text()));
+
+        snapshot.reachability.verdict = sahaj::engine::Reachability::Verdict::Unreachable;
+        snapshot.reachability.detail = QStringLiteral("no answer within 3 s");
+        engine.show(snapshot);
+        QVERIFY2(label->text().contains(QLatin1String("192.168.4.2:4600 (no answer within 3 s)")),
+                 qPrintable(label->text()));
+    }
+
     // All time and today count every byte of the ledger's transfer samples (not only the averaging rounds'
     // bytes that epochs record) and the engine's last minute not yet written to them: neither reads less
     // than the session (they read "0 B" beside a session of 44.8 MB, the state download of its first

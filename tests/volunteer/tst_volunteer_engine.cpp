@@ -225,7 +225,10 @@ private Q_SLOTS:
         QVERIFY(engine.snapshot()->finishingStep);
         auto finished = waitFor(
             engine, [](const auto& s) { return s.state == engine::EngineState::Paused; }, 300000);
-        QVERIFY2(finished, "the engine did not pause after its step");
+        if (!finished)
+            for (const QString& event : events) // all of them: a failure message is cut short
+                qWarning("event: %s", qPrintable(event));
+        QVERIFY2(finished, "the engine did not pause after its step (its events are above)");
         QCOMPARE(finished->cause, engine::PauseCause::User);
         QVERIFY(finished->localEpoch >= asked + 1);
 
@@ -256,7 +259,10 @@ private Q_SLOTS:
             engine, [](const auto& s) { return s.state == engine::EngineState::Offline; }, 60000));
         const store::ContributionLedger ledger(ledgerPath);
         const store::ContributionTotals totals = ledger.totals();
-        QVERIFY2(totals.epochsJoined >= 3, qPrintable(QString::number(totals.epochsJoined)));
+        // At least the shared round; how many more depends on whether the steps after resuming were its
+        // own or states it loaded ("finish this step" may end on one), so only the ledger's agreement with
+        // the snapshots (below) is exact.
+        QVERIFY2(totals.epochsJoined >= 1, qPrintable(QString::number(totals.epochsJoined)));
         QVERIFY(totals.samples > 0 && totals.tokens > totals.samples);
         QCOMPARE(engine.totals(), totals);
         for (const store::EpochContribution& epoch : ledger.lastEpochs(100)) {

@@ -1,6 +1,7 @@
 #include "ui/panels/BandwidthPanel.h"
 
 #include "ui/Durations.h"
+#include "ui/ReachabilityText.h"
 #include "ui/format/Figures.h"
 #include "ui/widgets/RoundShareBars.h"
 
@@ -41,7 +42,7 @@ QLabel* headingLabel(QWidget* parent, const QString& text) {
 
 BandwidthPanel::BandwidthPanel(engine::EngineFacade& engine, QWidget* parent)
     : QWidget(parent), engine_(engine), bars_(new RoundShareBars(this)), selfShare_(new QLabel(this)),
-      rangeBox_(new QComboBox(this)), plot_(new SpeedPlotView(this)),
+      reachability_(new QLabel(this)), rangeBox_(new QComboBox(this)), plot_(new SpeedPlotView(this)),
       sessionSent_(figureLabel(this, "sessionSent")), sessionReceived_(figureLabel(this, "sessionReceived")),
       allTimeSent_(figureLabel(this, "allTimeSent")), allTimeReceived_(figureLabel(this, "allTimeReceived")),
       todaySent_(figureLabel(this, "todaySent")), todayReceived_(figureLabel(this, "todayReceived")),
@@ -54,9 +55,14 @@ BandwidthPanel::BandwidthPanel(engine::EngineFacade& engine, QWidget* parent)
     emphasised.setBold(true);
     selfShare_->setFont(emphasised);
 
+    reachability_->setObjectName(QStringLiteral("reachability"));
+    reachability_->setWordWrap(true);
+    reachability_->setTextFormat(Qt::PlainText);
+
     auto* rounds = new QGroupBox(tr("Share of the recent rounds"), this);
     auto* roundsLayout = new QVBoxLayout(rounds);
     roundsLayout->addWidget(selfShare_);
+    roundsLayout->addWidget(reachability_);
     roundsLayout->addWidget(bars_, 1);
 
     todayQuota_->setObjectName(QStringLiteral("todayQuota"));
@@ -149,6 +155,9 @@ void BandwidthPanel::onSnapshot() {
         rounds.erase(rounds.begin(), rounds.end() - engine::EngineSnapshot::kRecentRounds);
     bars_->setRounds(std::move(rounds));
     showSelfShare(*snapshot);
+    const QString reachability = ReachabilityText::of(snapshot->reachability);
+    reachability_->setText(reachability);
+    reachability_->setVisible(!reachability.isEmpty());
     sessionSent_->setText(Figures::bytes(static_cast<double>(snapshot->sessionBytesSent)));
     sessionReceived_->setText(Figures::bytes(static_cast<double>(snapshot->sessionBytesReceived)));
     showTotals();

@@ -69,6 +69,7 @@ private:
 
     RoundShareBars* bars_;
     QLabel* selfShare_;
+    QLabel* reachability_;
     QComboBox* rangeBox_;
     SpeedPlotView* plot_;
     QLabel* sessionSent_;

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "core/net/WireMessage.h"
+
+#include <zmq.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sahaj::net {
+class MessageCodec;
+class SocketFactory;
+} // namespace sahaj::net
+
+namespace sahaj::admission {
+
+// One request to the coordinator's token endpoint and its answer, on a connection of its own: what the
+// token, reachability and (windowed) mirror clients share for a single exchange.
+class EndpointCall {
+public:
+    // Connects to `endpoint` (CURVE public key `serverCurveKey`), sends `frames` (an encoded request whose
+    // envelope has `requestId`) and returns the first reply with that id, decoded by `codec`. Throws
+    // std::runtime_error "no answer from the token endpoint ... within N s" when none comes within
+    // `timeout` (the CURVE handshake included), or saying the answer is malformed.
+    static net::WireMessage exchange(const net::SocketFactory& sockets, const std::string& endpoint,
+                                     const std::string& serverCurveKey, const net::MessageCodec& codec,
+                                     std::vector<zmq::message_t> frames, std::uint64_t requestId,
+                                     std::chrono::milliseconds timeout);
+};
+
+} // namespace sahaj::admission
