@@ -1,7 +1,8 @@
 #include "core/admission/ReachabilityDialer.h"
 
 #include "core/admission/AdmittedToken.h"
-#include "core/net/WireLimits.h"
+#include "core/admission/RequesterAddress.h"
+#include "core/net/WireText.h"
 
 #include <algorithm>
 
@@ -11,7 +12,7 @@ namespace {
 
 wire::ReachabilityReply refusal(const QString& why) {
     wire::ReachabilityReply reply;
-    reply.set_refusal(why.left(int(net::WireLimits::kMaxTextBytes / 3)).toStdString());
+    reply.set_refusal(net::WireText::bounded(why));
     return reply;
 }
 
@@ -20,14 +21,6 @@ wire::ReachabilityReply refusal(const QString& why) {
 ReachabilityDialer::ReachabilityDialer(security::PeerId organiser, QString runId,
                                        std::chrono::milliseconds timeout, std::size_t maxPending)
     : organiser_(std::move(organiser)), runId_(std::move(runId)), timeout_(timeout), dials_(maxPending) {}
-
-QString ReachabilityDialer::dialledAddress(const std::string& peerAddress) {
-    const QString address = QString::fromStdString(peerAddress);
-    static const QLatin1String mapped("::ffff:");
-    if (address.startsWith(mapped, Qt::CaseInsensitive) && address.count(QLatin1Char('.')) == 3)
-        return address.mid(mapped.size());
-    return address;
-}
 
 std::optional<wire::ReachabilityReply> ReachabilityDialer::request(const wire::Envelope& request,
                                                                    const std::string& connectionUser,
@@ -41,7 +34,7 @@ std::optional<wire::ReachabilityReply> ReachabilityDialer::request(const wire::E
     if (std::any_of(pending_.begin(), pending_.end(),
                     [&](const auto& entry) { return entry.second.sender == request.sender(); }))
         return refusal(QStringLiteral("this peer is being dialled already: wait for that answer"));
-    const QString address = dialledAddress(peerAddress);
+    const QString address = RequesterAddress::numeric(peerAddress);
     if (address.isEmpty())
         return refusal(QStringLiteral("the endpoint cannot tell which address the request came from"));
     const std::optional<std::uint64_t> id =
@@ -68,8 +61,7 @@ std::vector<ReachabilityDialer::Finished> ReachabilityDialer::finished(std::chro
         pending_.erase(it);
         finished.reply.set_reachable(outcome.connected);
         if (!outcome.connected)
-            finished.reply.set_detail(
-                outcome.detail.left(int(net::WireLimits::kMaxTextBytes / 3)).toStdString());
+            finished.reply.set_detail(net::WireText::bounded(outcome.detail));
         done.push_back(std::move(finished));
     }
     return done;

@@ -55,9 +55,6 @@ public:
 
     bool busy() const { return !pending_.empty(); }
 
-    // `peerAddress` as the address to dial: an IPv4-mapped IPv6 address as its IPv4 form.
-    static QString dialledAddress(const std::string& peerAddress);
-
 private:
     security::PeerId organiser_;
     QString runId_;

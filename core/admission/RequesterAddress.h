@@ -13,6 +13,9 @@ namespace sahaj::admission {
 class RequesterAddress {
 public:
     static QString keyOf(const std::string& peerAddress);
+    // The connection's address as one dials it: an IPv4-mapped IPv6 address as its IPv4 form, any other
+    // as it is.
+    static QString numeric(const std::string& peerAddress);
 };
 
 } // namespace sahaj::admission

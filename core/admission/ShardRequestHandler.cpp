@@ -3,6 +3,7 @@
 #include "core/admission/AdmittedToken.h"
 
 #include "core/net/WireLimits.h"
+#include "core/net/WireText.h"
 
 #include <QByteArray>
 #include <QFile>
@@ -41,7 +42,7 @@ ShardRequestHandler::Answer ShardRequestHandler::answer(const wire::Envelope& re
     answer.reply.set_offset(body.offset());
     const auto refuse = [&](const QString& why) {
         answer.reply.set_total(std::max<std::uint64_t>(1, answer.reply.total()));
-        answer.reply.set_refusal(why.left(int(net::WireLimits::kMaxTextBytes / 3)).toStdString());
+        answer.reply.set_refusal(net::WireText::bounded(why));
         return answer;
     };
     if (const QString problem = tokenProblem(request, connectionUser, nowSeconds); !problem.isEmpty())

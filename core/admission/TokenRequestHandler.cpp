@@ -2,6 +2,7 @@
 
 #include "core/admission/WireRole.h"
 #include "core/net/WireLimits.h"
+#include "core/net/WireText.h"
 #include "core/security/TokenRequestProof.h"
 
 #include <QByteArray>
@@ -18,10 +19,9 @@ constexpr std::int64_t kWindowMs =
 
 wire::TokenReply refusal(const QString& why) {
     wire::TokenReply reply;
-    // Bounded like every text on the wire, and never empty. Cut in characters, not bytes, so the text
-    // stays valid UTF-8; a character takes at most 3 bytes (a surrogate pair, 4 for 2 characters).
+    // Bounded like every text on the wire (WireText), and never empty.
     const QString text = why.isEmpty() ? QStringLiteral("refused") : why;
-    reply.set_refusal(text.left(net::WireLimits::kMaxTextBytes / 3).toStdString());
+    reply.set_refusal(net::WireText::bounded(text));
     return reply;
 }
 

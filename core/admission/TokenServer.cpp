@@ -5,6 +5,7 @@
 #include "core/net/LogText.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/WireLimits.h"
+#include "core/net/WireText.h"
 #include "core/net/ZapHandler.h"
 
 #include <QByteArray>
@@ -221,10 +222,9 @@ void TokenServer::refuseMalformed(zmq::socket_t& socket, const zmq::message_t& r
              .arg(sender, QString::fromStdString(problem)));
     wire::Envelope envelope;
     envelope.set_request_id(requestIdOf(head));
-    // Violation texts may quote the sender's bytes (a run id cut short, say): made valid UTF-8, as a
-    // protobuf string must be, and cut in characters (at most 3 bytes each) to the wire's bound.
-    envelope.mutable_error()->set_message(
-        QString::fromStdString(problem).left(net::WireLimits::kMaxTextBytes / 3).toStdString());
+    // Violation texts may quote the sender's bytes (a run id cut short, say): made valid UTF-8 and cut to
+    // the wire's bound (WireText).
+    envelope.mutable_error()->set_message(net::WireText::bounded(QString::fromStdString(problem)));
     reply(socket, route, std::move(envelope), sender);
 }
 
