@@ -89,6 +89,10 @@ void PeerCommandSupport::addOptions(QCommandLineParser& parser) {
          "MS"},
         {"lead-ms", "Start forming a group this long before the batch is due, in ms (default 3000).", "MS"},
         {"threads", "CPU threads for the compute core (default: libtorch's choice).", "N"},
+        {"record-ttl-s",
+         "How long this peer's records live in the DHT, in seconds (default 60): a peer that left is "
+         "forgotten that much later; shorter means more DHT traffic.",
+         "S"},
         {"country",
          "Show this peer on the others' peer maps in this country (ISO 3166 alpha-2, e.g. BD) (default: not "
          "shown).",
@@ -134,6 +138,8 @@ engine::PeerOptions PeerCommandSupport::options(const QCommandLineParser& parser
     options.link.matchmakingLead =
         std::chrono::milliseconds(CommandLine::integerValue(parser, "lead-ms", 3000, 0, 600'000));
     options.link.version = QCoreApplication::applicationVersion().toStdString();
+    options.link.recordTtl =
+        std::chrono::seconds(CommandLine::integerValue(parser, "record-ttl-s", 60, 2, 600));
     if (parser.isSet("country")) {
         options.link.country = parser.value("country").toStdString();
         if (options.link.country.empty() || !collab::PeerBoard::isCountryCode(options.link.country))
@@ -145,6 +151,8 @@ engine::PeerOptions PeerCommandSupport::options(const QCommandLineParser& parser
             QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString() + " " + message + "\n";
         std::fwrite(text.data(), 1, text.size(), stderr);
     };
+    // The log is this process's own: phase changes go in it too, for whoever reads it after a failure.
+    options.link.trace = options.link.log;
     if (parser.isSet("threads")) // the compute core's: the engine itself computes no tensors
         options.computeThreads = static_cast<int>(CommandLine::integerValue(parser, "threads", 1, 1, 1024));
     return options;

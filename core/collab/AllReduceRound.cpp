@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -27,7 +28,7 @@
 
 namespace sahaj::collab {
 
-namespace {
+namespace allreduce_detail {
 
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
@@ -77,7 +78,9 @@ std::optional<RoundOf> roundOf(const wire::Envelope& envelope) {
     return std::nullopt;
 }
 
-} // namespace
+} // namespace allreduce_detail
+
+using namespace allreduce_detail;
 
 bool AllReduceRound::isRoundMessage(const wire::Envelope& envelope, const std::string& groupId) {
     const std::optional<RoundOf> round = roundOf(envelope);
@@ -123,14 +126,12 @@ AllReduceRound::AllReduceRound(GroupSpec spec, const net::MessageCodec& codec,
         CenteredClip::validate(*options_.centeredClip);
 }
 
-namespace {
-
-// The round's state machine; kept out of the header so that AllReduceRound stays a small interface.
-class RoundState {
+// The round's state machine (AllReduceRound::Phase); kept out of the header so that AllReduceRound stays
+// a small interface.
+class AllReduceRound::State {
 public:
-    RoundState(const GroupSpec& spec, int me, const net::MessageCodec& codec,
-               const net::SocketFactory& sockets, zmq::socket_t* router, const AllReduceOptions& options,
-               std::vector<float> local)
+    State(const GroupSpec& spec, int me, const net::MessageCodec& codec, const net::SocketFactory& sockets,
+          zmq::socket_t* router, const AllReduceOptions& options, std::vector<float> local)
         : spec_(spec), me_(me), codec_(codec), router_(router), options_(options), secure_(sockets.secure()),
           plan_(spec.spanCounts, spec.vectorSize, spec.partElements), local_(std::move(local)),
           upload_(options.uploadBytesPerSecond, 256.0 * 1024),
@@ -196,26 +197,65 @@ public:
         averaged_.resize(members);
     }
 
-    AllReduceResult run(std::vector<net::WireMessage> early) {
+    void start(std::vector<net::WireMessage> early) {
+        deadline_ = start_ + options_.deadline;
+        nextPacing_ = start_;
+        enter(Phase::Connecting, std::to_string(spec_.members.size()) + " members");
         for (net::WireMessage& message : early)
             onRouterMessage(std::move(message));
-        const Clock::time_point deadline = start_ + options_.deadline;
-        Clock::time_point nextPacing = start_;
-        for (;;) {
-            const Clock::time_point now = Clock::now();
-            // Connections appear as the members' DEALERs reach the ROUTER and this member's reach theirs.
-            if (now >= nextPacing) {
-                pacer_->refresh();
-                nextPacing = now + kPacingRefresh;
-            }
-            applyTimeouts(now);
-            completeParts();
-            greet(now);
-            flush(now);
-            if (finished(now) || now >= deadline)
-                break;
-            poll(std::min<Clock::time_point>(deadline, nextWake(now)));
+    }
+
+    // Reads what arrived (within the download cap), then does what is due: pacing, timeouts, finished
+    // parts, the connection notices, the sends the upload cap allows; ends the round when it is complete
+    // or its deadline passed. Never waits.
+    void step() {
+        if (phase_ == Phase::Done)
+            return;
+        if (Clock::now() >= downloadAllowedAt_) {
+            if (router_)
+                drainRouter();
+            for (const auto& entry : dealers_)
+                drainDealer(entry.first);
         }
+        const Clock::time_point now = Clock::now();
+        // Connections appear as the members' DEALERs reach the ROUTER and this member's reach theirs.
+        if (now >= nextPacing_) {
+            pacer_->refresh();
+            nextPacing_ = now + kPacingRefresh;
+        }
+        applyTimeouts(now);
+        completeParts();
+        greet(now);
+        flush(now);
+        if (finished(now))
+            finish("complete");
+        else if (now >= deadline_)
+            finish("its deadline passed; what was not averaged keeps the local values");
+    }
+
+    // When step() has something to do even if nothing arrives: a timeout to check, a send the upload cap
+    // allows, the end of the connect wait, a read the download cap allows.
+    Clock::time_point wakeAt() const {
+        const Clock::time_point now = Clock::now();
+        Clock::time_point wake = std::min(deadline_, nextWake(now));
+        if (now < downloadAllowedAt_)
+            wake = std::min(wake, downloadAllowedAt_);
+        return wake;
+    }
+
+    AllReduceResult run(std::vector<net::WireMessage> early) {
+        start(std::move(early));
+        for (;;) {
+            step();
+            if (phase_ == Phase::Done)
+                return take();
+            poll(wakeAt());
+        }
+    }
+
+    Phase phase() const { return phase_; }
+
+    void finish(const std::string& why) {
         sendConfirmations(); // a last try for any a full queue held back
         noteUnconfirmed();
         // Each span's mean went into the vector when the whole span was in; whatever was not averaged in time
@@ -225,7 +265,21 @@ public:
         pacer_->refresh(); // the connections made since the last look, for the count
         result_.pacedConnections = pacer_->pacedCount();
         result_.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
-        return std::move(result_);
+        enter(Phase::Done,
+              why + " after " + std::to_string(static_cast<long long>(result_.seconds * 1000)) + " ms");
+    }
+
+    std::vector<net::WireMessage> takeOtherMessages() { return std::exchange(result_.otherMessages, {}); }
+
+    AllReduceResult take() { return std::move(result_); }
+
+    void onTransition(std::function<void(const std::string&)> log) { log_ = std::move(log); }
+
+    // The sockets a poll should wait on, with what each waits for (the same as poll() below).
+    std::vector<zmq::pollitem_t> pollItems() {
+        std::vector<zmq::pollitem_t> items;
+        pollItems(items, nullptr);
+        return items;
     }
 
 private:
@@ -591,6 +645,19 @@ private:
             result_.unconnected.push_back(spec_.members[m].peerId);
         }
         streaming_ = true;
+        enter(Phase::Streaming, result_.unconnected.empty() ? std::string("every connection is up")
+                                                            : "the connect wait is over; " +
+                                                                  std::to_string(result_.unconnected.size()) +
+                                                                  " member(s) not connected");
+    }
+
+    // The one transition function: every phase change of this round goes through here and is said.
+    void enter(Phase next, const std::string& why) {
+        const Phase was = std::exchange(phase_, next);
+        if (log_)
+            log_("round " + std::to_string(spec_.epoch) + " " +
+                 QByteArray::fromStdString(spec_.groupId).toHex().left(8).toStdString() + ": " + nameOf(was) +
+                 " -> " + nameOf(next) + ": " + why);
     }
 
     // As an aggregator: whether member m sends parts to this member and has not connected to it yet.
@@ -607,10 +674,9 @@ private:
         return wake;
     }
 
-    void poll(Clock::time_point until) {
+    // owners: -1 for the router; otherwise the aggregator a DEALER leads to (nullptr: not wanted).
+    void pollItems(std::vector<zmq::pollitem_t>& items, std::vector<int>* owners) {
         const Clock::time_point now = Clock::now();
-        std::vector<zmq::pollitem_t> items;
-        std::vector<int> owners; // -1: the router; otherwise the aggregator a DEALER leads to
         const bool mayRead = now >= downloadAllowedAt_;
         const bool wantsToSend = now >= uploadAllowedAt_;
         if (router_) {
@@ -618,7 +684,8 @@ private:
             if (!replies_.empty() && wantsToSend && !repliesBlocked_)
                 events |= ZMQ_POLLOUT;
             items.push_back({router_->handle(), 0, events, 0});
-            owners.push_back(-1);
+            if (owners)
+                owners->push_back(-1);
         }
         for (auto& [aggregator, socket] : dealers_) {
             short events = mayRead ? ZMQ_POLLIN : 0;
@@ -626,8 +693,17 @@ private:
             if (streaming_ ? !pendingParts_[aggregator].empty() && wantsToSend : !greeted_.count(aggregator))
                 events |= ZMQ_POLLOUT;
             items.push_back({socket.handle(), 0, events, 0});
-            owners.push_back(static_cast<int>(aggregator));
+            if (owners)
+                owners->push_back(static_cast<int>(aggregator));
         }
+    }
+
+    void poll(Clock::time_point until) {
+        const Clock::time_point now = Clock::now();
+        std::vector<zmq::pollitem_t> items;
+        std::vector<int> owners;
+        pollItems(items, &owners);
+        const bool mayRead = now >= downloadAllowedAt_;
         Clock::time_point limit = until;
         if (!mayRead)
             limit = std::min(limit, downloadAllowedAt_);
@@ -986,13 +1062,75 @@ private:
     net::TokenBucket download_;
     Clock::time_point uploadAllowedAt_{};
     Clock::time_point downloadAllowedAt_{};
+
+    Phase phase_ = Phase::Idle;
+    Clock::time_point deadline_{};
+    Clock::time_point nextPacing_{};
+    std::function<void(const std::string&)> log_;
 };
 
-} // namespace
+AllReduceRound::~AllReduceRound() = default;
+
+const char* AllReduceRound::nameOf(Phase phase) {
+    switch (phase) {
+    case Phase::Idle:
+        return "idle";
+    case Phase::Connecting:
+        return "connecting";
+    case Phase::Streaming:
+        return "streaming";
+    case Phase::Done:
+        return "done";
+    }
+    return "?";
+}
+
+void AllReduceRound::start(std::vector<float> local, std::vector<net::WireMessage> early) {
+    if (state_)
+        throw std::logic_error("a round runs once");
+    state_ = std::make_unique<State>(spec_, me_, codec_, sockets_, router_, options_, std::move(local));
+    state_->onTransition(log_);
+    state_->start(std::move(early));
+}
+
+void AllReduceRound::step() {
+    if (state_)
+        state_->step();
+}
+
+std::vector<zmq::pollitem_t> AllReduceRound::pollItems() {
+    return state_ && state_->phase() != Phase::Done ? state_->pollItems() : std::vector<zmq::pollitem_t>{};
+}
+
+std::chrono::steady_clock::time_point AllReduceRound::wakeAt() const {
+    return state_ ? state_->wakeAt() : std::chrono::steady_clock::now();
+}
+
+AllReduceRound::Phase AllReduceRound::phase() const {
+    return state_ ? state_->phase() : Phase::Idle;
+}
+
+void AllReduceRound::finishNow(const std::string& why) {
+    if (state_ && state_->phase() != Phase::Done)
+        state_->finish(why);
+}
+
+std::vector<net::WireMessage> AllReduceRound::takeOtherMessages() {
+    return state_ ? state_->takeOtherMessages() : std::vector<net::WireMessage>{};
+}
+
+AllReduceResult AllReduceRound::takeResult() {
+    if (phase() != Phase::Done)
+        throw std::logic_error("the round has not finished");
+    return state_->take();
+}
 
 AllReduceResult AllReduceRound::run(std::vector<float> local, std::vector<net::WireMessage> early) {
-    RoundState state(spec_, me_, codec_, sockets_, router_, options_, std::move(local));
-    return state.run(std::move(early));
+    if (state_)
+        throw std::logic_error("a round runs once");
+    state_ = std::make_unique<State>(spec_, me_, codec_, sockets_, router_, options_, std::move(local));
+    state_->onTransition(log_);
+    return state_->run(std::move(early));
 }
 
 } // namespace sahaj::collab

@@ -7,7 +7,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -140,9 +142,37 @@ public:
     AllReduceRound(GroupSpec spec, const net::MessageCodec& codec, const net::SocketFactory& sockets,
                    zmq::socket_t* router, AllReduceOptions options = {});
 
+    ~AllReduceRound();
+    AllReduceRound(const AllReduceRound&) = delete;
+    AllReduceRound& operator=(const AllReduceRound&) = delete;
+
+    // The round's phases, each change reported to onTransition's log.
+    enum class Phase {
+        Idle,       // not started
+        Connecting, // telling the aggregators this member's connections are up, waiting for the senders'
+        Streaming,  // parts going out, spans aggregated, averages coming back
+        Done,       // complete, or ended at the deadline: takeResult()
+    };
+    static const char* nameOf(Phase phase);
+    void onTransition(std::function<void(const std::string&)> log) { log_ = std::move(log); }
+
     // local: this member's vector (spec.vectorSize values), empty for an auxiliary. early: messages for
-    // this group that reached the ROUTER before the round began.
+    // this group that reached the ROUTER before the round began. The whole round in one blocking call.
     AllReduceResult run(std::vector<float> local, std::vector<net::WireMessage> early = {});
+
+    // The same round as a step of the caller's event loop (docs/collaboration.md, "The collaboration
+    // thread"): start() once, then step() whenever pollItems() has something or wakeAt() has come, until
+    // phase() is Done. While it runs it owns the ROUTER; other messages wait in takeOtherMessages().
+    void start(std::vector<float> local, std::vector<net::WireMessage> early = {});
+    void step();
+    std::vector<zmq::pollitem_t> pollItems();
+    std::chrono::steady_clock::time_point wakeAt() const;
+    Phase phase() const;
+    // Ends the round now, as its deadline would: spans not averaged keep the local values.
+    void finishNow(const std::string& why);
+    std::vector<net::WireMessage> takeOtherMessages();
+    // Once Done. Throws std::logic_error before.
+    AllReduceResult takeResult();
 
     int memberIndex() const { return me_; }
 
@@ -153,12 +183,16 @@ public:
     static std::optional<std::uint64_t> roundEpochOf(const wire::Envelope& envelope);
 
 private:
+    class State;
+
     GroupSpec spec_;
     const net::MessageCodec& codec_;
     const net::SocketFactory& sockets_;
     zmq::socket_t* router_;
     AllReduceOptions options_;
     int me_ = -1;
+    std::function<void(const std::string&)> log_;
+    std::unique_ptr<State> state_;
 };
 
 } // namespace sahaj::collab

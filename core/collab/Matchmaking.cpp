@@ -1,5 +1,6 @@
 #include "core/collab/Matchmaking.h"
 
+#include "core/collab/AllReduceRound.h"
 #include "core/collab/GroupPlanner.h"
 #include "core/collab/LeaderCandidate.h"
 #include "core/collab/LeaderTrust.h"
@@ -15,6 +16,7 @@
 #include <QString>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -69,52 +71,148 @@ bool sameEncoding(const wire::Encoding& a, const wire::Encoding& b) {
     return a.dtype() == b.dtype() && a.block() == b.block();
 }
 
-// A member this leader accepted, and the request to answer should it redirect them.
-struct Accepted {
-    wire::MemberInfo info;
-    std::uint64_t requestId = 0;
-    std::string curveKey; // from its token, checked when it asked (empty in runs that admit anyone)
-    std::string route;    // the ROUTER's id for the connection its request came on
-};
+std::string shortHex(const std::string& peerId) {
+    return QByteArray::fromStdString(peerId).toHex().left(8).toStdString();
+}
 
-// One formGroup call's state machine; kept out of the header so that Matchmaking stays a small interface.
-class MatchState {
+} // namespace
+
+// One group formation's state machine (Matchmaking::Phase), stepped by its caller's event loop; kept out of
+// the header so that Matchmaking stays a small interface.
+class Matchmaking::State {
 public:
-    MatchState(MatchmakingBoard& board, const net::MessageCodec& codec, const net::SocketFactory& sockets,
-               zmq::socket_t* router, const MatchmakingOptions& options, LeaderTrust& trust,
-               std::uint64_t epoch, GroupMember self, std::vector<std::string> expected)
+    State(MatchmakingBoard& board, const net::MessageCodec& codec, const net::SocketFactory& sockets,
+          zmq::socket_t* router, const MatchmakingOptions& options, LeaderTrust& trust,
+          const std::function<void(const std::string&)>& log, std::uint64_t epoch, GroupMember self,
+          std::vector<std::string> expected)
         : board_(board), codec_(codec), sockets_(sockets), router_(router), options_(options), trust_(trust),
-          epoch_(epoch), self_(std::move(self)), expected_(std::move(expected)) {}
-
-    MatchmakingResult run() {
+          log_(log), epoch_(epoch), self_(std::move(self)), expected_(std::move(expected)) {
         deadline_ = Clock::now() + options_.deadline;
         deadlineMs_ = wallMs() + static_cast<std::uint64_t>(options_.deadline.count());
         if (router_)
             declare();
-        std::optional<LeaderCandidate> next; // a leader a REDIRECT suggested
-        while (Clock::now() < deadline_) {
-            std::optional<LeaderCandidate> target = next ? next : bestCandidate();
-            next.reset();
-            if (!target) {
-                if (router_)
-                    declare(); // not even this peer's declaration is live: declare anew and lead
-                else
-                    serveOneRefresh();
-                continue;
-            }
-            if (target->peerId == self_.peerId) {
-                next = lead();
-                if (!next)
-                    return std::move(result_);
-                continue;
-            }
-            if (follow(*target, next))
-                return std::move(result_);
-        }
-        return alone();
+        enter(Phase::Choosing, router_ ? "declared for epoch " + std::to_string(epoch_)
+                                       : "looking for a leader for epoch " + std::to_string(epoch_));
     }
 
+    Phase phase() const { return phase_; }
+
+    // Moves through the phases as far as what arrived and the clock allow, then answers the join requests
+    // that arrived: after, so that a request is answered by the phase this step settled in (one that came
+    // while this peer was still choosing is answered by the leader it has become, not "not a leader"). A
+    // DHT lookup (refresh) is the one wait, bounded by options.dhtTimeout.
+    void step() {
+        if (phase_ == Phase::Done)
+            return;
+        advance();
+        if (router_ && phase_ != Phase::Done)
+            drainRouter();
+    }
+
+    void advance() {
+        // A phase that changes goes on at once; one that waits for a message or a time returns. Bounded,
+        // so that a run of refusals, each with its DHT lookup, hands the loop back now and then.
+        for (int pass = 0; pass < 8 && phase_ != Phase::Done; ++pass) {
+            moved_ = false;
+            switch (phase_) {
+            case Phase::Choosing:
+                choose();
+                break;
+            case Phase::Pausing:
+                if (Clock::now() >= std::min(pauseUntil_, deadline_))
+                    enter(Phase::Choosing, "paused a refresh interval");
+                break;
+            case Phase::Leading:
+                stepLeading();
+                break;
+            case Phase::Asking:
+                stepAsking();
+                break;
+            case Phase::AwaitingReply:
+                stepAwaitingReply();
+                break;
+            case Phase::AwaitingBegin:
+                stepAwaitingBegin();
+                break;
+            case Phase::Idle:
+            case Phase::Done:
+                break;
+            }
+            if (!moved_)
+                return;
+        }
+    }
+
+    std::vector<zmq::pollitem_t> pollItems() {
+        std::vector<zmq::pollitem_t> items;
+        if (router_)
+            items.push_back({router_->handle(), 0, ZMQ_POLLIN, 0});
+        if (dealer_)
+            items.push_back({dealer_->handle(), 0,
+                             static_cast<short>(phase_ == Phase::Asking ? ZMQ_POLLOUT : ZMQ_POLLIN), 0});
+        return items;
+    }
+
+    // Messages for other purposes that arrived so far, but parts of a round (which may be the group's
+    // about to begin, and stay in the result).
+    std::vector<net::WireMessage> takeOtherMessages() {
+        std::vector<net::WireMessage> others;
+        std::vector<net::WireMessage> kept;
+        for (net::WireMessage& message : result_.early)
+            (AllReduceRound::roundEpochOf(message.envelope) ? kept : others).push_back(std::move(message));
+        result_.early = std::move(kept);
+        return others;
+    }
+
+    MatchmakingResult take() { return std::move(result_); }
+
 private:
+    // A member this leader accepted, and the request to answer should it redirect them.
+    struct Accepted {
+        wire::MemberInfo info;
+        std::uint64_t requestId = 0;
+        std::string curveKey; // from its token, checked when it asked (empty in runs that admit anyone)
+        std::string route;    // the ROUTER's id for the connection its request came on
+    };
+
+    // The one transition function: every phase change of this matchmaking goes through here and is said.
+    void enter(Phase next, const std::string& why) {
+        const Phase was = std::exchange(phase_, next);
+        moved_ = true;
+        if (log_)
+            log_("matchmaking " + std::to_string(epoch_) + ": " + nameOf(was) + " -> " + nameOf(next) + ": " +
+                 why);
+    }
+
+    // Choosing: the leader to follow (a REDIRECT's suggestion first), or this peer's own declaration.
+    void choose() {
+        if (Clock::now() >= deadline_) {
+            alone();
+            enter(Phase::Done, "no group by the deadline: a group of one");
+            return;
+        }
+        std::optional<LeaderCandidate> target = next_ ? next_ : bestCandidate();
+        next_.reset();
+        if (!target) {
+            if (router_) {
+                declare(); // not even this peer's declaration is live: declare anew and lead
+                enter(Phase::Choosing, "its declaration had expired: declared anew");
+            } else {
+                pause("no leader to join yet");
+            }
+            return;
+        }
+        if (target->peerId == self_.peerId)
+            startLeading();
+        else
+            startFollowing(*target);
+    }
+
+    void pause(const std::string& why) {
+        pauseUntil_ = std::min(deadline_, Clock::now() + options_.refreshInterval);
+        enter(Phase::Pausing, why);
+    }
+
     using CandidateKey = std::pair<std::string, std::uint64_t>; // a declaration: peer id, expiration
 
     static CandidateKey keyOf(const LeaderCandidate& candidate) {
@@ -161,36 +259,39 @@ private:
                trust_.follows(candidate.peerId, Clock::now());
     }
 
-    // Gathers members until this peer's expiration. Returns a better leader to join instead, or nullopt once
-    // the group began (result_ holds it).
-    std::optional<LeaderCandidate> lead() {
+    // Leading: gathers members until this peer's expiration, or until every peer expected has joined and
+    // the least gather time passed; leaves for a better leader if one appears.
+    void startLeading() {
         leading_ = true;
         following_.reset();
-        const LeaderCandidate me = own();
-        const Clock::time_point end = std::min(steadyAt(myExpirationMs_), deadline_);
-        for (;;) {
-            const Clock::time_point now = Clock::now();
-            if (now >= end || (everyoneJoined() && now - gatherStart_ >= options_.minGatherTime))
-                break;
-            if (now - lastRefresh_ >= options_.refreshInterval) {
-                refresh();
-                for (const LeaderCandidate& candidate : candidates_) {
-                    if (!candidate.betterThan(me))
-                        break;
-                    if (mayFollow(candidate)) {
-                        leading_ = false;
-                        redirectFollowers(candidate);
-                        return candidate;
-                    }
-                }
-                continue;
-            }
-            serveUntil(std::min(end, lastRefresh_ + options_.refreshInterval), nullptr);
+        leadEnd_ = std::min(steadyAt(myExpirationMs_), deadline_);
+        enter(Phase::Leading, "its own declaration is the best");
+    }
+
+    void stepLeading() {
+        const Clock::time_point now = Clock::now();
+        if (now >= leadEnd_ || (everyoneJoined() && now - gatherStart_ >= options_.minGatherTime)) {
+            drainRouter(); // requests already queued still make it in
+            leading_ = false;
+            begin();
+            enter(Phase::Done, "began a group of " + std::to_string(result_.group.members.size()));
+            return;
         }
-        drainRouter(); // requests already queued still make it in
-        leading_ = false;
-        begin();
-        return std::nullopt;
+        if (now - lastRefresh_ < options_.refreshInterval)
+            return;
+        refresh();
+        const LeaderCandidate me = own();
+        for (const LeaderCandidate& candidate : candidates_) {
+            if (!candidate.betterThan(me))
+                break;
+            if (mayFollow(candidate)) {
+                leading_ = false;
+                redirectFollowers(candidate);
+                next_ = candidate;
+                enter(Phase::Choosing, "a better leader appeared: " + shortHex(candidate.peerId));
+                return;
+            }
+        }
     }
 
     // Every peer that declared for the epoch (as last read), and every peer expected at it, has joined.
@@ -242,67 +343,109 @@ private:
         }
     }
 
-    MatchmakingResult alone() {
+    void alone() {
         result_.group = GroupPlanner::plan({self_}, epoch_, options_.encoding, options_.vectorSize,
                                            options_.partElements);
         result_.leader = false;
-        return std::move(result_);
     }
 
-    // Asks `target` to be let in. True once the group began (result_ holds it); otherwise `next` may name
-    // the leader a REDIRECT suggested, and a refusing or silent target is not asked again.
-    bool follow(const LeaderCandidate& target, std::optional<LeaderCandidate>& next) {
+    // Asking: sends `target` a JoinRequest through a DEALER of its own, within the reply timeout.
+    void startFollowing(const LeaderCandidate& target) {
         leading_ = false;
         following_ = target;
-        if (sockets_.secure() && target.curveKey.empty())
-            return refuse(target); // a leader whose token this peer has not seen: no key to expect
-        zmq::socket_t dealer = sockets_.connectDealer(target.endpoint, target.curveKey);
-        const std::uint64_t requestId = ++lastRequestId_;
+        if (sockets_.secure() && target.curveKey.empty()) {
+            refuse(target); // a leader whose token this peer has not seen: no key to expect
+            enter(Phase::Choosing, "no key known for leader " + shortHex(target.peerId));
+            return;
+        }
+        dealer_ = sockets_.connectDealer(target.endpoint, target.curveKey);
+        requestId_ = ++lastRequestId_;
         wire::Envelope envelope;
-        envelope.set_request_id(requestId);
+        envelope.set_request_id(requestId_);
         wire::JoinRequest* request = envelope.mutable_join_request();
         request->set_epoch(epoch_);
         request->set_schema_hash(options_.schemaHash);
         *request->mutable_member() = infoOf(self_);
         request->set_expiration_ms(deadlineMs_);
-        const Clock::time_point replyBy = std::min(deadline_, Clock::now() + options_.joinReplyTimeout);
-        if (!sendWithin(dealer, std::move(envelope), replyBy))
-            return refuse(target);
+        request_ = codec_.encode(std::move(envelope));
+        replyBy_ = std::min(deadline_, Clock::now() + options_.joinReplyTimeout);
+        enter(Phase::Asking, "asking leader " + shortHex(target.peerId) + " to join");
+    }
 
-        std::optional<wire::JoinReply> reply;
-        while (!reply) {
-            std::optional<net::WireMessage> message = serveUntil(replyBy, &dealer);
-            if (!message)
-                return askAgainLater(target);
-            if (message->envelope.has_join_reply() && message->envelope.request_id() == requestId &&
-                message->envelope.sender() == target.peerId)
-                reply = message->envelope.join_reply();
+    // A DEALER with ZMQ_IMMEDIATE queues nothing until its connection completes: the request waits for it.
+    void stepAsking() {
+        if (net::MessageCodec::send(*dealer_, request_, nullptr, true)) {
+            request_.clear();
+            enter(Phase::AwaitingReply, "asked");
+        } else if (Clock::now() >= replyBy_) {
+            const LeaderCandidate target = *following_;
+            dealer_.reset();
+            refuse(target);
+            enter(Phase::Choosing, "no connection to leader " + shortHex(target.peerId));
         }
-        if (reply->code() == wire::JoinReply::REDIRECT)
-            return redirect(target, *reply, next);
-        if (reply->code() == wire::JoinReply::NOT_A_LEADER)
-            return askAgainLater(target);
-        if (reply->code() != wire::JoinReply::ACCEPTED)
-            return refuse(target);
+    }
 
-        // The leader's expiration is its own claim: however early it says, the wait ends by then plus
-        // the grace, and a leader that lets it pass is not followed again (LeaderTrust).
-        const Clock::time_point promised = steadyAt(target.expirationMs) + options_.beginGrace;
-        const Clock::time_point beginBy = std::min(deadline_, promised);
-        while (std::optional<net::WireMessage> message = serveUntil(beginBy, &dealer)) {
+    void stepAwaitingReply() {
+        const LeaderCandidate target = *following_;
+        while (std::optional<net::WireMessage> message = receive(*dealer_, nullptr)) {
+            const wire::Envelope& received = message->envelope;
+            if (!received.has_join_reply() || received.request_id() != requestId_ ||
+                received.sender() != target.peerId)
+                continue;
+            const wire::JoinReply& reply = received.join_reply();
+            if (reply.code() == wire::JoinReply::REDIRECT)
+                return redirect(target, reply);
+            if (reply.code() == wire::JoinReply::NOT_A_LEADER)
+                return askAgainLater(target, "leader " + shortHex(target.peerId) + " is not gathering");
+            if (reply.code() != wire::JoinReply::ACCEPTED) {
+                dealer_.reset();
+                refuse(target);
+                enter(Phase::Choosing, "leader " + shortHex(target.peerId) +
+                                           " refused: " + wire::JoinReply::Code_Name(reply.code()));
+                return;
+            }
+            // The leader's expiration is its own claim: however early it says, the wait ends by then plus
+            // the grace, and a leader that lets it pass is not followed again (LeaderTrust).
+            promised_ = steadyAt(target.expirationMs) + options_.beginGrace;
+            beginBy_ = std::min(deadline_, promised_);
+            enter(Phase::AwaitingBegin, "accepted by leader " + shortHex(target.peerId));
+            return;
+        }
+        if (Clock::now() >= replyBy_)
+            askAgainLater(target, "no answer from leader " + shortHex(target.peerId));
+    }
+
+    void stepAwaitingBegin() {
+        const LeaderCandidate target = *following_;
+        while (std::optional<net::WireMessage> message = receive(*dealer_, nullptr)) {
             const wire::Envelope& received = message->envelope;
             if (received.sender() != target.peerId)
                 continue;
-            if (received.has_group_begin())
-                return acceptGroup(target, received.group_begin());
+            if (received.has_group_begin()) {
+                dealer_.reset();
+                if (acceptGroup(target, received.group_begin()))
+                    enter(Phase::Done, "joined the group of " + std::to_string(result_.group.members.size()) +
+                                           " that leader " + shortHex(target.peerId) + " began");
+                else
+                    enter(Phase::Choosing, "leader " + shortHex(target.peerId) + " broke the plan");
+                return;
+            }
             if (received.has_join_reply() && received.join_reply().code() == wire::JoinReply::REDIRECT)
-                return redirect(target, received.join_reply(), next);
-            if (received.has_join_reply() && received.join_reply().code() != wire::JoinReply::ACCEPTED)
-                return refuse(target);
+                return redirect(target, received.join_reply());
+            if (received.has_join_reply() && received.join_reply().code() != wire::JoinReply::ACCEPTED) {
+                dealer_.reset();
+                refuse(target);
+                enter(Phase::Choosing, "leader " + shortHex(target.peerId) + " cancelled");
+                return;
+            }
         }
-        if (promised <= deadline_)
+        if (Clock::now() < beginBy_)
+            return;
+        dealer_.reset();
+        if (promised_ <= deadline_)
             leaderBeganNothing(target);
-        return refuse(target);
+        refuse(target);
+        enter(Phase::Choosing, "leader " + shortHex(target.peerId) + " began no group in time");
     }
 
     void leaderBeganNothing(const LeaderCandidate& target) {
@@ -321,43 +464,44 @@ private:
         return false;
     }
 
-    // Answers join requests for one refresh interval (within the deadline), before looking again.
-    void serveOneRefresh() {
-        serveUntil(std::min(deadline_, Clock::now() + options_.refreshInterval), nullptr);
-    }
-
     // A target that did not answer in time, or was between groups (NOT_A_LEADER), while its declaration
     // is live: it may have been busy with a leader that then failed it, and be leading again a moment
     // later. Ask it once more after a refresh; the second time it is refused like any other (two honest
     // peers that had both followed a liar otherwise each ended alone: docs/protocol.md, Group formation).
-    bool askAgainLater(const LeaderCandidate& target) {
-        if (!askedAgain_.insert(keyOf(target)).second)
-            return refuse(target);
-        serveOneRefresh();
-        return false;
+    void askAgainLater(const LeaderCandidate& target, const std::string& why) {
+        dealer_.reset();
+        if (!askedAgain_.insert(keyOf(target)).second) {
+            refuse(target);
+            enter(Phase::Choosing, why + ", again");
+            return;
+        }
+        pause(why + ": asking again after a refresh");
     }
 
     // The target joined a better leader: follow it there. Its declaration may not have reached this peer's
     // view of the DHT yet; being better, it expires no later than the target.
-    bool redirect(const LeaderCandidate& target, const wire::JoinReply& reply,
-                  std::optional<LeaderCandidate>& next) {
+    void redirect(const LeaderCandidate& target, const wire::JoinReply& reply) {
+        dealer_.reset();
         refuse(target);
-        if (reply.suggested_leader() == self_.peerId || reply.suggested_leader() == target.peerId)
-            return false;
+        const std::string from = "leader " + shortHex(target.peerId) + " redirected";
+        if (reply.suggested_leader() == self_.peerId || reply.suggested_leader() == target.peerId) {
+            enter(Phase::Choosing, from + " to itself or this peer");
+            return;
+        }
         LeaderCandidate suggested{reply.suggested_leader(), reply.suggested_endpoint(), target.expirationMs};
         for (const LeaderCandidate& candidate : candidates_)
             if (candidate.peerId == suggested.peerId)
                 suggested = candidate;
         if (mayFollow(suggested)) {
-            next = suggested;
-            return false;
+            next_ = suggested;
+            enter(Phase::Choosing, from + " to " + shortHex(suggested.peerId));
+            return;
         }
         // The target is on its way to a leader this peer no longer follows (one that failed it): it will be
         // back soon, leading or following someone else. Ask it again after a refresh rather than leave it
         // for good (two honest peers that had both followed a liar otherwise each ended alone).
         refused_.erase(keyOf(target));
-        serveOneRefresh();
-        return false;
+        pause(from + " to " + shortHex(suggested.peerId) + ", which this peer does not follow");
     }
 
     // Takes the group `target` began, if it is the group every peer of the run would plan: a leader may
@@ -408,18 +552,6 @@ private:
         return {};
     }
 
-    // Sends on a DEALER whose connection may still be completing (ZMQ_IMMEDIATE queues nothing until then),
-    // answering the ROUTER meanwhile.
-    bool sendWithin(zmq::socket_t& dealer, wire::Envelope envelope, Clock::time_point until) {
-        std::vector<zmq::message_t> frames = codec_.encode(std::move(envelope));
-        while (!net::MessageCodec::send(dealer, frames, nullptr, true)) {
-            if (Clock::now() >= until)
-                return false;
-            serveUntil(std::min(until, Clock::now() + 20ms), nullptr);
-        }
-        return true;
-    }
-
     // To the connection `routeId` names on the ROUTER: the one a member's request came on (libzmq names
     // connections itself, so no peer can claim another's: SocketFactory).
     void sendTo(const std::string& routeId, wire::Envelope envelope) {
@@ -427,32 +559,6 @@ private:
         const zmq::message_t route(routeId.data(), routeId.size());
         net::MessageCodec::send(*router_, frames, &route,
                                 true); // a peer gone or not reading is not waited for
-    }
-
-    // Waits until `until` for a message on `dealer` (returned, decoded), answering join requests on the
-    // ROUTER meanwhile and keeping its other messages for the caller.
-    std::optional<net::WireMessage> serveUntil(Clock::time_point until, zmq::socket_t* dealer) {
-        for (;;) {
-            const Clock::time_point now = Clock::now();
-            if (now >= until)
-                return std::nullopt;
-            std::vector<zmq::pollitem_t> items;
-            if (router_)
-                items.push_back({router_->handle(), 0, ZMQ_POLLIN, 0});
-            if (dealer)
-                items.push_back({dealer->handle(), 0, ZMQ_POLLIN, 0});
-            const auto timeout = std::chrono::ceil<std::chrono::milliseconds>(until - now);
-            if (items.empty()) {
-                std::this_thread::sleep_for(timeout);
-                return std::nullopt;
-            }
-            zmq::poll(items.data(), items.size(), timeout);
-            if (router_ && (items.front().revents & ZMQ_POLLIN))
-                drainRouter();
-            if (dealer && (items.back().revents & ZMQ_POLLIN))
-                if (std::optional<net::WireMessage> message = receive(*dealer, nullptr))
-                    return message;
-        }
     }
 
     // Decoded and validated, or nullopt when nothing was there or the message broke the protocol (dropped).
@@ -534,6 +640,7 @@ private:
     zmq::socket_t* router_;
     const MatchmakingOptions& options_;
     LeaderTrust& trust_;
+    const std::function<void(const std::string&)>& log_;
     const std::uint64_t epoch_;
     const GroupMember self_;
     const std::vector<std::string> expected_;
@@ -553,14 +660,24 @@ private:
     std::uint64_t lastRequestId_ = 0;
     std::uint64_t violations_ = 0;
     MatchmakingResult result_;
-};
 
-} // namespace
+    Phase phase_ = Phase::Idle;
+    bool moved_ = false;                  // the phase changed in this pass of step()
+    std::optional<LeaderCandidate> next_; // a leader a REDIRECT suggested, or a better one found leading
+    Clock::time_point pauseUntil_;        // Pausing
+    Clock::time_point leadEnd_;           // Leading
+    std::optional<zmq::socket_t> dealer_; // Asking, AwaitingReply, AwaitingBegin: to following_
+    std::vector<zmq::message_t> request_; // Asking: the JoinRequest, until sent
+    std::uint64_t requestId_ = 0;
+    Clock::time_point replyBy_;  // Asking, AwaitingReply
+    Clock::time_point promised_; // AwaitingBegin: the leader's expiration and the grace
+    Clock::time_point beginBy_;  // AwaitingBegin: that, within the deadline
+};
 
 Matchmaking::Matchmaking(dht::DhtNode& dht, const net::MessageCodec& codec, const net::SocketFactory& sockets,
                          zmq::socket_t* router, MatchmakingOptions options)
-    : dht_(dht), codec_(codec), sockets_(sockets), router_(router), options_(std::move(options)),
-      trust_(options_.distrustLeadersFor) {
+    : codec_(codec), sockets_(sockets), router_(router), options_(std::move(options)),
+      board_(dht, QString::fromStdString(codec.runId())), trust_(options_.distrustLeadersFor) {
     if (options_.schemaHash.size() < 16 || options_.schemaHash.size() > net::WireLimits::kMaxHashBytes)
         throw std::invalid_argument("the schema hash must be 16 to 64 bytes (a sha256 is 32)");
     if (options_.vectorSize <= 0)
@@ -575,8 +692,33 @@ Matchmaking::Matchmaking(dht::DhtNode& dht, const net::MessageCodec& codec, cons
                                     std::to_string(net::WireLimits::kMaxGroupSize));
 }
 
-MatchmakingResult Matchmaking::formGroup(std::uint64_t epoch, GroupMember self,
-                                         std::vector<std::string> expected) {
+Matchmaking::~Matchmaking() = default;
+
+const char* Matchmaking::nameOf(Phase phase) {
+    switch (phase) {
+    case Phase::Idle:
+        return "idle";
+    case Phase::Choosing:
+        return "choosing";
+    case Phase::Pausing:
+        return "pausing";
+    case Phase::Leading:
+        return "leading";
+    case Phase::Asking:
+        return "asking";
+    case Phase::AwaitingReply:
+        return "awaiting reply";
+    case Phase::AwaitingBegin:
+        return "awaiting begin";
+    case Phase::Done:
+        return "done";
+    }
+    return "?";
+}
+
+void Matchmaking::start(std::uint64_t epoch, GroupMember self, std::vector<std::string> expected) {
+    if (state_)
+        throw std::logic_error("a matchmaking is under way: take its result first");
     self.peerId = codec_.peerId();
     if ((self.role == wire::ROLE_CLIENT) != (router_ == nullptr))
         throw std::invalid_argument("a client joins through DEALERs only; every other role needs its ROUTER");
@@ -587,10 +729,55 @@ MatchmakingResult Matchmaking::formGroup(std::uint64_t epoch, GroupMember self,
     } catch (const net::ProtocolViolation& e) {
         throw std::invalid_argument(std::string("cannot join a group as described: ") + e.what());
     }
-    MatchmakingBoard board(dht_, QString::fromStdString(codec_.runId()));
-    return MatchState(board, codec_, sockets_, router_, options_, trust_, epoch, std::move(self),
-                      std::move(expected))
-        .run();
+    state_ = std::make_unique<State>(board_, codec_, sockets_, router_, options_, trust_, log_, epoch,
+                                     std::move(self), std::move(expected));
+}
+
+void Matchmaking::step() {
+    if (!state_)
+        return;
+    try {
+        state_->step();
+    } catch (...) {
+        state_.reset(); // a DHT or socket error ends this matchmaking; the caller may start another
+        throw;
+    }
+}
+
+std::vector<zmq::pollitem_t> Matchmaking::pollItems() const {
+    return state_ ? state_->pollItems() : std::vector<zmq::pollitem_t>{};
+}
+
+Matchmaking::Phase Matchmaking::phase() const {
+    return state_ ? state_->phase() : Phase::Idle;
+}
+
+std::vector<net::WireMessage> Matchmaking::takeOtherMessages() {
+    return state_ ? state_->takeOtherMessages() : std::vector<net::WireMessage>{};
+}
+
+MatchmakingResult Matchmaking::takeResult() {
+    if (phase() != Phase::Done)
+        throw std::logic_error("no matchmaking has finished");
+    MatchmakingResult result = state_->take();
+    state_.reset();
+    return result;
+}
+
+MatchmakingResult Matchmaking::formGroup(std::uint64_t epoch, GroupMember self,
+                                         std::vector<std::string> expected) {
+    start(epoch, std::move(self), std::move(expected));
+    step();
+    while (phase() != Phase::Done) {
+        std::vector<zmq::pollitem_t> items = pollItems();
+        // Times (a pause, a leader's expiration, a reply's deadline) are checked by step(): a short tick.
+        if (items.empty())
+            std::this_thread::sleep_for(10ms);
+        else
+            zmq::poll(items.data(), items.size(), 10ms);
+        step();
+    }
+    return takeResult();
 }
 
 } // namespace sahaj::collab

@@ -9,6 +9,8 @@
 #include <QByteArray>
 
 #include <algorithm>
+#include <stdexcept>
+#include <utility>
 
 namespace sahaj::collab {
 
@@ -17,6 +19,22 @@ StateDownloader::StateDownloader(const net::MessageCodec& codec, const net::Sock
                                  std::chrono::milliseconds chunkTimeout, double minBytesPerSecond)
     : codec_(codec), sockets_(sockets), minEpoch_(minEpoch), maxBytes_(maxBytes), chunkTimeout_(chunkTimeout),
       minBytesPerSecond_(minBytesPerSecond) {}
+
+const char* StateDownloader::nameOf(Phase phase) {
+    switch (phase) {
+    case Phase::Idle:
+        return "idle";
+    case Phase::AskingDigests:
+        return "asking digests";
+    case Phase::Fetching:
+        return "fetching";
+    case Phase::Done:
+        return "done";
+    case Phase::Failed:
+        return "failed";
+    }
+    return "?";
+}
 
 std::string describe(const std::vector<DonorFailure>& failures) {
     std::string line;
@@ -36,209 +54,275 @@ std::string describe(const StateDigest& digest) {
 
 } // namespace
 
-std::optional<StateDownload> StateDownloader::download(const std::vector<StateDonor>& donors) {
-    failures_.clear();
-    const std::vector<DonorDigest> answers = askDigests(donors);
-    std::string disagreement;
-    const std::optional<StateDigest> vouched = StateVote::choose(answers, disagreement);
-    if (!vouched) {
-        for (const DonorDigest& answer : answers)
-            failures_.push_back({answer.peerId, "offers " + describe(answer.digest) + ": " + disagreement});
-        return std::nullopt;
-    }
-    for (const StateDonor& donor : donors) {
-        const auto answer = std::find_if(answers.begin(), answers.end(),
-                                         [&](const DonorDigest& a) { return a.peerId == donor.peerId; });
-        if (answer == answers.end())
-            continue; // a failure already
-        if (answer->digest != *vouched) {
-            failures_.push_back({donor.peerId, "offers " + describe(answer->digest) +
-                                                   ", not the state vouched for (" + describe(*vouched) +
-                                                   ")"});
-            continue;
-        }
-        std::optional<StateDownload> result = from(donor, *vouched);
-        if (result) {
-            result->failures = failures_;
-            return result;
-        }
-    }
-    return std::nullopt;
+void StateDownloader::enter(Phase next, const std::string& why) {
+    const Phase was = std::exchange(phase_, next);
+    if (log_)
+        log_(std::string("state download: ") + nameOf(was) + " -> " + nameOf(next) + ": " + why);
 }
 
-bool StateDownloader::sendBy(zmq::socket_t& socket, std::vector<zmq::message_t>& frames,
-                             std::chrono::steady_clock::time_point deadline) {
-    // A DEALER with ZMQ_IMMEDIATE queues only on a completed connection: wait for it within the timeout.
-    // Not less: in runs that admit by token, a donor's ZAP handler may hold the handshake for seconds
-    // until it has read this peer's token (docs/security.md). Donors that fail go last next time
-    // (DonorHistory) instead.
-    while (!net::MessageCodec::send(socket, frames, nullptr, /*dontWait=*/true)) {
-        if (std::chrono::steady_clock::now() >= deadline)
-            return false;
-        zmq::pollitem_t item{socket.handle(), 0, ZMQ_POLLOUT, 0};
-        zmq::poll(&item, 1, std::chrono::milliseconds(50));
-    }
-    return true;
+std::string StateDownloader::shortId(const std::string& peerId) {
+    return QByteArray::fromStdString(peerId).toHex().left(8).toStdString();
 }
 
-std::vector<DonorDigest> StateDownloader::askDigests(const std::vector<StateDonor>& donors) {
-    struct Asking {
-        const StateDonor* donor;
-        zmq::socket_t socket;
-        std::vector<zmq::message_t> request; // until sent
-        std::uint64_t requestId = 0;
-        bool done = false;
-        std::string failure; // reported in the donors' order, whenever it happened
-    };
-    std::vector<Asking> asking;
-    std::size_t open = 0;
-    for (const StateDonor& donor : donors) {
-        if (asking.size() == kMaxAsked)
-            break;
-        Asking& entry = asking.emplace_back(Asking{&donor, {}, {}, nextRequestId_++, false, {}});
+void StateDownloader::start(std::vector<StateDonor> donors) {
+    if (phase_ != Phase::Idle)
+        throw std::logic_error("a state downloader downloads once");
+    donors_ = std::move(donors);
+    for (std::size_t i = 0; i < donors_.size() && asking_.size() < kMaxAsked; ++i) {
+        Asking& entry = asking_.emplace_back(Asking{i, {}, {}, nextRequestId_++, false, {}});
         try {
-            entry.socket = sockets_.connectDealer(donor.endpoint, donor.curveKey);
+            entry.socket = sockets_.connectDealer(donors_[i].endpoint, donors_[i].curveKey);
             wire::Envelope request;
             request.set_request_id(entry.requestId);
             request.mutable_state_digest_request()->set_min_epoch(minEpoch_);
             entry.request = codec_.encode(std::move(request));
-            ++open;
+            ++open_;
         } catch (const zmq::error_t& e) {
             entry.failure = std::string("cannot connect: ") + e.what();
             entry.done = true;
         }
     }
-    std::vector<DonorDigest> answers;
-    const auto deadline = std::chrono::steady_clock::now() + chunkTimeout_;
+    digestsBy_ = Clock::now() + chunkTimeout_;
+    enter(Phase::AskingDigests, "asking " + std::to_string(asking_.size()) + " donor(s) what they serve");
+    step(); // a donor that cannot be connected to at all, or no donor: decided at once
+}
+
+void StateDownloader::step() {
+    if (phase_ == Phase::AskingDigests)
+        stepAsking();
+    if (phase_ == Phase::Fetching)
+        stepFetching();
+}
+
+std::vector<zmq::pollitem_t> StateDownloader::pollItems() {
+    std::vector<zmq::pollitem_t> items;
+    const auto item = [](zmq::socket_t& socket, bool sending) {
+        return zmq::pollitem_t{socket.handle(), 0, static_cast<short>(sending ? ZMQ_POLLOUT : ZMQ_POLLIN), 0};
+    };
+    if (phase_ == Phase::AskingDigests) {
+        for (Asking& entry : asking_)
+            if (!entry.done)
+                items.push_back(item(entry.socket, !entry.request.empty()));
+    } else if (phase_ == Phase::Fetching && socket_) {
+        items.push_back(item(socket_, !request_.empty()));
+    }
+    return items;
+}
+
+std::optional<StateDownload> StateDownloader::take() {
+    std::optional<StateDownload> result = std::move(result_);
+    result_.reset();
+    return result;
+}
+
+std::optional<StateDownload> StateDownloader::download(const std::vector<StateDonor>& donors) {
+    start(donors);
+    while (!finished()) {
+        std::vector<zmq::pollitem_t> items = pollItems();
+        // Timeouts are applied by step(): never wait longer than a short tick.
+        if (!items.empty())
+            zmq::poll(items.data(), items.size(), std::chrono::milliseconds(50));
+        step();
+    }
+    return take();
+}
+
+void StateDownloader::stepAsking() {
+    for (Asking& entry : asking_) {
+        if (entry.done)
+            continue;
+        if (!entry.request.empty()) {
+            if (net::MessageCodec::send(entry.socket, entry.request, nullptr, /*dontWait=*/true))
+                entry.request.clear();
+            continue;
+        }
+        receiveDigests(entry);
+    }
     // A digest that more than half of the donors asked offer is the majority of any set that answers:
     // nobody needs to be waited for any more (a dead donor's record would otherwise cost the timeout).
-    const auto decided = [&] { return StateVote::majority(answers, asking.size()).has_value(); };
-    while (open > 0 && std::chrono::steady_clock::now() < deadline && !decided()) {
-        std::vector<zmq::pollitem_t> items;
-        std::vector<Asking*> polled;
-        for (Asking& entry : asking)
-            if (!entry.done) {
-                items.push_back({entry.socket.handle(), 0,
-                                 static_cast<short>(entry.request.empty() ? ZMQ_POLLIN : ZMQ_POLLOUT), 0});
-                polled.push_back(&entry);
-            }
-        zmq::poll(items.data(), items.size(), std::chrono::milliseconds(50));
-        for (std::size_t i = 0; i < polled.size(); ++i) {
-            Asking& entry = *polled[i];
-            if (!entry.request.empty()) {
-                if (net::MessageCodec::send(entry.socket, entry.request, nullptr, /*dontWait=*/true))
-                    entry.request.clear();
+    const bool decided = StateVote::majority(answers_, asking_.size()).has_value();
+    if (open_ == 0 || decided || Clock::now() >= digestsBy_)
+        decideDigests();
+}
+
+void StateDownloader::receiveDigests(Asking& entry) {
+    const StateDonor& donor = donors_[entry.donor];
+    const auto fail = [&](const std::string& why) {
+        entry.failure = why;
+        entry.done = true;
+        --open_;
+    };
+    try {
+        while (!entry.done) {
+            std::optional<std::vector<zmq::message_t>> reply =
+                net::MessageCodec::receive(entry.socket, std::chrono::milliseconds(0));
+            if (!reply)
+                return;
+            const net::WireMessage message = codec_.decode(std::move(*reply));
+            if (message.envelope.sender() != donor.peerId)
+                throw net::ProtocolViolation("a reply from another peer than the donor");
+            if (message.envelope.request_id() != entry.requestId)
                 continue;
-            }
-            if (!(items[i].revents & ZMQ_POLLIN))
-                continue;
-            const auto fail = [&](const std::string& why) {
-                entry.failure = why;
+            if (message.envelope.has_error()) {
+                fail("refused: " + net::LogText::utf8(message.envelope.error().message()));
+            } else if (!message.envelope.has_state_digest()) {
+                throw net::ProtocolViolation("an unexpected reply to a state digest request");
+            } else if (message.envelope.state_digest().epoch() < minEpoch_) {
+                fail("offers a state older than asked for");
+            } else {
+                const wire::StateDigest& digest = message.envelope.state_digest();
+                answers_.push_back(
+                    {donor.peerId, donor.coordinator, {digest.epoch(), digest.sha256(), digest.size()}});
                 entry.done = true;
-                --open;
-            };
-            try {
-                std::optional<std::vector<zmq::message_t>> reply =
-                    net::MessageCodec::receive(entry.socket, std::chrono::milliseconds(0));
-                if (!reply)
-                    continue;
-                const net::WireMessage message = codec_.decode(std::move(*reply));
-                if (message.envelope.sender() != entry.donor->peerId)
-                    throw net::ProtocolViolation("a reply from another peer than the donor");
-                if (message.envelope.request_id() != entry.requestId)
-                    continue;
-                if (message.envelope.has_error()) {
-                    fail("refused: " + net::LogText::utf8(message.envelope.error().message()));
-                } else if (!message.envelope.has_state_digest()) {
-                    throw net::ProtocolViolation("an unexpected reply to a state digest request");
-                } else if (message.envelope.state_digest().epoch() < minEpoch_) {
-                    fail("offers a state older than asked for");
-                } else {
-                    const wire::StateDigest& digest = message.envelope.state_digest();
-                    answers.push_back({entry.donor->peerId,
-                                       entry.donor->coordinator,
-                                       {digest.epoch(), digest.sha256(), digest.size()}});
-                    entry.done = true;
-                    --open;
-                }
-            } catch (const net::ProtocolViolation& e) {
-                fail(e.what());
+                --open_;
             }
         }
+    } catch (const net::ProtocolViolation& e) {
+        fail(e.what());
     }
-    const bool cutShort = open > 0 && decided();
-    for (Asking& entry : asking) {
+}
+
+void StateDownloader::decideDigests() {
+    const bool cutShort = open_ > 0 && StateVote::majority(answers_, asking_.size()).has_value();
+    for (Asking& entry : asking_) {
         if (!entry.done && !cutShort)
             entry.failure = entry.request.empty()
                                 ? "no answer within " + std::to_string(chunkTimeout_.count()) + " ms"
                                 : std::string("no connection");
         if (!entry.failure.empty())
-            failures_.push_back({entry.donor->peerId, entry.failure});
+            failures_.push_back({donors_[entry.donor].peerId, entry.failure});
     }
-    return answers;
+    asking_.clear(); // closes the connections
+    open_ = 0;
+    std::string disagreement;
+    vouched_ = StateVote::choose(answers_, disagreement);
+    if (!vouched_) {
+        for (const DonorDigest& answer : answers_)
+            failures_.push_back({answer.peerId, "offers " + describe(answer.digest) + ": " + disagreement});
+        enter(Phase::Failed, answers_.empty() ? "no donor answered" : disagreement);
+        return;
+    }
+    nextDonor_ = 0;
+    fetchFromNextDonor(std::to_string(answers_.size()) + " answer(s) vouch for " + describe(*vouched_));
 }
 
-std::optional<StateDownload> StateDownloader::from(const StateDonor& donor, const StateDigest& vouched) {
-    const auto fail = [&](const std::string& why) -> std::optional<StateDownload> {
-        failures_.push_back({donor.peerId, why});
-        return std::nullopt;
-    };
-    zmq::socket_t socket;
-    try {
-        socket = sockets_.connectDealer(donor.endpoint, donor.curveKey);
-    } catch (const zmq::error_t& e) {
-        return fail(std::string("cannot connect: ") + e.what());
-    }
-    StateAssembler assembler(minEpoch_, maxBytes_, vouched);
-    const auto began = std::chrono::steady_clock::now();
-    std::uint64_t received = 0;
-    while (!assembler.complete()) {
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-        const double grace = std::chrono::duration<double>(chunkTimeout_).count();
-        if (seconds > grace && static_cast<double>(received) < minBytesPerSecond_ * (seconds - grace))
-            return fail("delivered " + std::to_string(received) + " bytes in " +
-                        std::to_string(static_cast<long long>(seconds)) + " s, slower than " +
-                        std::to_string(static_cast<long long>(minBytesPerSecond_)) + " bytes/s");
-        wire::Envelope request;
-        request.set_request_id(nextRequestId_++);
-        request.mutable_state_request()->set_min_epoch(minEpoch_);
-        request.mutable_state_request()->set_chunk(assembler.nextChunk());
-        request.mutable_state_request()->set_snapshot_id(assembler.snapshotToAsk());
-        std::vector<zmq::message_t> frames = codec_.encode(request);
-        const auto deadline = std::chrono::steady_clock::now() + chunkTimeout_;
-        if (!sendBy(socket, frames, deadline))
-            return fail("no connection");
-        try {
-            for (;;) {
-                const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    deadline - std::chrono::steady_clock::now());
-                std::optional<std::vector<zmq::message_t>> reply =
-                    net::MessageCodec::receive(socket, std::max(left, std::chrono::milliseconds(0)));
-                if (!reply)
-                    return fail("no answer within " + std::to_string(chunkTimeout_.count()) + " ms");
-                const net::WireMessage message = codec_.decode(std::move(*reply));
-                if (message.envelope.sender() != donor.peerId)
-                    throw net::ProtocolViolation("a reply from another peer than the donor");
-                if (message.envelope.request_id() != request.request_id())
-                    continue; // a late answer to an earlier request
-                if (message.envelope.has_error())
-                    return fail("refused: " + net::LogText::utf8(message.envelope.error().message()));
-                if (!message.envelope.has_state_chunk())
-                    throw net::ProtocolViolation("an unexpected reply to a state request");
-                assembler.add(message.envelope.state_chunk(), message.data.front());
-                received += message.data.front().size();
-                break;
-            }
-        } catch (const net::ProtocolViolation& e) {
-            return fail(e.what());
+void StateDownloader::fetchFromNextDonor(const std::string& why) {
+    socket_ = zmq::socket_t();
+    assembler_.reset();
+    request_.clear();
+    received_ = 0;
+    for (; nextDonor_ < donors_.size(); ++nextDonor_) {
+        const StateDonor& donor = donors_[nextDonor_];
+        const auto answer = std::find_if(answers_.begin(), answers_.end(),
+                                         [&](const DonorDigest& a) { return a.peerId == donor.peerId; });
+        if (answer == answers_.end())
+            continue; // a failure already
+        if (answer->digest != *vouched_) {
+            failures_.push_back({donor.peerId, "offers " + describe(answer->digest) +
+                                                   ", not the state vouched for (" + describe(*vouched_) +
+                                                   ")"});
+            continue;
         }
+        try {
+            socket_ = sockets_.connectDealer(donor.endpoint, donor.curveKey);
+        } catch (const zmq::error_t& e) {
+            failures_.push_back({donor.peerId, std::string("cannot connect: ") + e.what()});
+            continue;
+        }
+        donor_ = nextDonor_++;
+        assembler_.emplace(minEpoch_, maxBytes_, *vouched_);
+        began_ = Clock::now();
+        enter(Phase::Fetching, "from donor " + shortId(donor.peerId) + " (" + why + ")");
+        askNextChunk();
+        return;
     }
-    StateDownload result;
-    result.epoch = assembler.epoch();
-    result.bytes = assembler.take();
-    result.donor = donor.peerId;
-    return result;
+    enter(Phase::Failed, why);
+}
+
+void StateDownloader::donorFailed(const std::string& why) {
+    failures_.push_back({donors_[donor_].peerId, why});
+    fetchFromNextDonor("donor " + shortId(donors_[donor_].peerId) + ": " + why);
+}
+
+void StateDownloader::askNextChunk() {
+    const double seconds = std::chrono::duration<double>(Clock::now() - began_).count();
+    const double grace = std::chrono::duration<double>(chunkTimeout_).count();
+    if (seconds > grace && static_cast<double>(received_) < minBytesPerSecond_ * (seconds - grace))
+        return donorFailed("delivered " + std::to_string(received_) + " bytes in " +
+                           std::to_string(static_cast<long long>(seconds)) + " s, slower than " +
+                           std::to_string(static_cast<long long>(minBytesPerSecond_)) + " bytes/s");
+    wire::Envelope request;
+    requestId_ = nextRequestId_++;
+    request.set_request_id(requestId_);
+    request.mutable_state_request()->set_min_epoch(minEpoch_);
+    request.mutable_state_request()->set_chunk(assembler_->nextChunk());
+    request.mutable_state_request()->set_snapshot_id(assembler_->snapshotToAsk());
+    request_ = codec_.encode(std::move(request));
+    deadline_ = Clock::now() + chunkTimeout_;
+}
+
+void StateDownloader::stepFetching() {
+    // A DEALER with ZMQ_IMMEDIATE queues only on a completed connection: wait for it within the timeout.
+    // Not less: in runs that admit by token, a donor's ZAP handler may hold the handshake for seconds
+    // until it has read this peer's token (docs/security.md). Donors that fail go last next time
+    // (DonorHistory) instead.
+    while (phase_ == Phase::Fetching) {
+        if (!request_.empty()) {
+            if (net::MessageCodec::send(socket_, request_, nullptr, /*dontWait=*/true))
+                request_.clear();
+            else if (Clock::now() >= deadline_)
+                donorFailed("no connection");
+            else
+                return;
+            continue;
+        }
+        if (readChunk())
+            continue;
+        if (Clock::now() < deadline_)
+            return;
+        donorFailed("no answer within " + std::to_string(chunkTimeout_.count()) + " ms");
+    }
+}
+
+bool StateDownloader::readChunk() {
+    try {
+        for (;;) {
+            std::optional<std::vector<zmq::message_t>> reply =
+                net::MessageCodec::receive(socket_, std::chrono::milliseconds(0));
+            if (!reply)
+                return false;
+            const net::WireMessage message = codec_.decode(std::move(*reply));
+            if (message.envelope.sender() != donors_[donor_].peerId)
+                throw net::ProtocolViolation("a reply from another peer than the donor");
+            if (message.envelope.request_id() != requestId_)
+                continue; // a late answer to an earlier request
+            if (message.envelope.has_error()) {
+                donorFailed("refused: " + net::LogText::utf8(message.envelope.error().message()));
+                return true;
+            }
+            if (!message.envelope.has_state_chunk())
+                throw net::ProtocolViolation("an unexpected reply to a state request");
+            assembler_->add(message.envelope.state_chunk(), message.data.front());
+            received_ += message.data.front().size();
+            if (!assembler_->complete()) {
+                askNextChunk();
+                return true;
+            }
+            StateDownload result;
+            result.epoch = assembler_->epoch();
+            result.bytes = assembler_->take();
+            result.donor = donors_[donor_].peerId;
+            result.failures = failures_;
+            result_ = std::move(result);
+            socket_ = zmq::socket_t();
+            enter(Phase::Done, "the state of epoch " + std::to_string(result_->epoch) + " from donor " +
+                                   shortId(result_->donor) + ", " + std::to_string(received_) + " bytes");
+            return true;
+        }
+    } catch (const net::ProtocolViolation& e) {
+        donorFailed(e.what());
+        return true;
+    }
 }
 
 } // namespace sahaj::collab

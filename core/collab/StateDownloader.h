@@ -1,11 +1,13 @@
 #pragma once
 
+#include "core/collab/StateAssembler.h"
 #include "core/collab/StateVote.h"
 
 #include <zmq.hpp>
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +54,13 @@ struct StateDownload {
 // for ever. After the first chunk timeout's worth of grace, a donor must have delivered at least
 // minBytesPerSecond on average since the download from it began, or it is dropped like a silent one: a
 // download from one donor ends within chunkTimeout + maxBytes / minBytesPerSecond.
+//
+// A step of its caller's event loop (the collaboration thread's, which meanwhile keeps its progress
+// records, announcements, token and status alive: docs/collaboration.md, "The collaboration thread"):
+// start() it, then call step() whenever pollItems() has something, or at least every few tens of
+// milliseconds, until finished(). step() never waits. Its phases are named (Phase) and change in one
+// place, enter(), which reports each change to onTransition. download() does all of it in one blocking
+// call, for callers with nothing else to do.
 class StateDownloader {
 public:
     // About 1 Mbit/s: a home uplink serves more; sahajBERT's 0.4 GB state in under an hour at worst.
@@ -60,21 +69,73 @@ public:
     // asking costs nothing.
     static constexpr std::size_t kMaxAsked = 16;
 
+    enum class Phase {
+        Idle,          // not started
+        AskingDigests, // every donor asked what it would serve; waiting for their answers
+        Fetching,      // asking one donor that offered the vouched state for its chunks
+        Done,          // a verified snapshot is ready (take())
+        Failed,        // no donor delivered (lastFailures() says why)
+    };
+    static const char* nameOf(Phase phase);
+
     StateDownloader(const net::MessageCodec& codec, const net::SocketFactory& sockets, std::uint64_t minEpoch,
                     std::uint64_t maxBytes, std::chrono::milliseconds chunkTimeout,
                     double minBytesPerSecond = kMinBytesPerSecond);
+    StateDownloader(const StateDownloader&) = delete;
+    StateDownloader& operator=(const StateDownloader&) = delete;
 
-    // nullopt when every donor failed (StateDownload::failures is then lost; lastFailures() keeps it).
-    std::optional<StateDownload> download(const std::vector<StateDonor>& donors);
+    // Called with a line for each phase change ("asking digests -> fetching: from donor 1a2b3c4d").
+    void onTransition(std::function<void(const std::string&)> log) { log_ = std::move(log); }
+
+    // Begins a download from `donors` (best first). Only from Idle: one downloader, one download.
+    void start(std::vector<StateDonor> donors);
+    // Does what can be done without waiting: sends what the connections take, reads what arrived, applies
+    // the timeouts and moves on from donors that failed.
+    void step();
+    // The sockets step() waits on, for the caller's poll (empty once finished).
+    std::vector<zmq::pollitem_t> pollItems();
+    Phase phase() const { return phase_; }
+    bool finished() const { return phase_ == Phase::Done || phase_ == Phase::Failed; }
+    // Bytes of the snapshot received so far from the current donor, and its size as vouched (0: unknown).
+    std::uint64_t bytesReceived() const { return received_; }
+    std::uint64_t bytesExpected() const { return vouched_ ? vouched_->size : 0; }
+    // The verified snapshot once Done (moves it out), with the donors that failed before.
+    std::optional<StateDownload> take();
     const std::vector<DonorFailure>& lastFailures() const { return failures_; }
 
+    // start(), then poll and step() until finished(); the snapshot, or nullopt when every donor failed.
+    std::optional<StateDownload> download(const std::vector<StateDonor>& donors);
+
 private:
-    // The digests of the donors that answered within the chunk timeout; the others are failures.
-    std::vector<DonorDigest> askDigests(const std::vector<StateDonor>& donors);
-    std::optional<StateDownload> from(const StateDonor& donor, const StateDigest& vouched);
-    // Sends on a DEALER whose connection may still be completing, until `deadline`.
-    static bool sendBy(zmq::socket_t& socket, std::vector<zmq::message_t>& frames,
-                       std::chrono::steady_clock::time_point deadline);
+    using Clock = std::chrono::steady_clock;
+
+    // One donor asked for its digest.
+    struct Asking {
+        std::size_t donor = 0; // index into donors_
+        zmq::socket_t socket;
+        std::vector<zmq::message_t> request; // until sent
+        std::uint64_t requestId = 0;
+        bool done = false;
+        std::string failure; // reported in the donors' order, whenever it happened
+    };
+
+    // The one transition function: every phase change goes through here and is reported.
+    void enter(Phase next, const std::string& why);
+    void stepAsking();
+    void receiveDigests(Asking& entry);
+    // Once every donor answered, the wait is over or a majority is certain: vote, then fetch.
+    void decideDigests();
+    void stepFetching();
+    // Reads what the current donor answered: true when that changed anything (a chunk taken and the next
+    // asked for, the download done, the donor dropped), false when nothing has arrived.
+    bool readChunk();
+    // The next donor (from nextDonor_) that offered the vouched state: connects and asks for its first
+    // chunk; Failed when none is left. why: what led here (the vote, or the last donor's failure).
+    void fetchFromNextDonor(const std::string& why);
+    void askNextChunk();
+    // Records the current donor's failure and moves on to the next.
+    void donorFailed(const std::string& why);
+    static std::string shortId(const std::string& peerId);
 
     const net::MessageCodec& codec_;
     const net::SocketFactory& sockets_;
@@ -82,8 +143,30 @@ private:
     std::uint64_t maxBytes_;
     std::chrono::milliseconds chunkTimeout_;
     double minBytesPerSecond_;
-    std::vector<DonorFailure> failures_;
+    std::function<void(const std::string&)> log_;
     std::uint64_t nextRequestId_ = 1;
+
+    Phase phase_ = Phase::Idle;
+    std::vector<StateDonor> donors_;
+    std::vector<DonorFailure> failures_;
+    // AskingDigests
+    std::vector<Asking> asking_;
+    std::size_t open_ = 0;
+    std::vector<DonorDigest> answers_;
+    Clock::time_point digestsBy_;
+    // Fetching
+    std::optional<StateDigest> vouched_;
+    std::size_t nextDonor_ = 0;
+    std::size_t donor_ = 0; // the donor being fetched from
+    zmq::socket_t socket_;
+    std::optional<StateAssembler> assembler_;
+    std::vector<zmq::message_t> request_; // the chunk request, until sent
+    std::uint64_t requestId_ = 0;
+    Clock::time_point began_;    // of the download from this donor
+    Clock::time_point deadline_; // for the request in flight (its sending, then its answer)
+    std::uint64_t received_ = 0; // bytes from this donor
+    // Done
+    std::optional<StateDownload> result_;
 };
 
 } // namespace sahaj::collab

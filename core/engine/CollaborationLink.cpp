@@ -17,6 +17,7 @@
 #include "core/collab/WeightBounds.h"
 #include "core/dht/DhtNode.h"
 #include "core/dht/DhtNodeOptions.h"
+#include "core/dht/RecordRules.h"
 #include "core/net/ConnectionPacer.h"
 #include "core/net/LinkBandwidth.h"
 #include "core/net/MessageCodec.h"
@@ -73,8 +74,9 @@ constexpr std::size_t kLeaveGroupsFrom = 3;
 constexpr std::size_t kMaxLeftGroups = 16;
 // Peers whose unfollowed epoch claims are remembered, so that each is logged once (then it starts over).
 constexpr std::size_t kMaxUnfollowedNoted = 4096;
-constexpr auto kRecordTtl = 60s;
 constexpr auto kAnnouncePeriod = 10s;
+// How long a peer waits to try a state download again after one failed (no donor, or none delivered).
+constexpr auto kDownloadRetry = 3s;
 constexpr auto kDhtLookup = 1500ms;
 // How often the peer list for the app is read again from the DHT.
 constexpr auto kSightingPeriod = 15s;
@@ -117,6 +119,16 @@ collab::GroupSpec stateSpec(collab::GroupSpec spec, std::int64_t size) {
 
 } // namespace
 
+// A round the collaboration thread steps, and what its outcome needs.
+struct CollaborationLink::RunningRound {
+    std::unique_ptr<collab::AllReduceRound> round;
+    collab::GroupSpec spec;
+    bool state = false;
+    std::chrono::milliseconds connectWait{};
+    SteadyClock::time_point began;
+    std::promise<RoundOutcome> outcome; // the training thread waits on it in average()
+};
+
 struct CollaborationLink::Session {
     Session(const LinkOptions& options, std::string peerIdBytes)
         : options(options), zap(zapHandler(context, options)),
@@ -145,6 +157,7 @@ struct CollaborationLink::Session {
         matchmakingOptions.claims = &claims;
         matchmaking =
             std::make_unique<collab::Matchmaking>(dht, codec, sockets, routerOrNull(), matchmakingOptions);
+        matchmaking->onTransition(options.trace);
         bandwidth.setCaps(options.uploadBytesPerSecond, options.downloadBytesPerSecond);
     }
 
@@ -211,6 +224,7 @@ struct CollaborationLink::Session {
         result.peerId = id;
         result.clientMode = options.role == wire::ROLE_CLIENT;
         result.targetBatchSize = options.targetBatchSize;
+        result.recordTtl = options.recordTtl;
         return result;
     }
 
@@ -252,9 +266,20 @@ struct CollaborationLink::Session {
     net::LinkBandwidth bandwidth;
     collab::LatencyProbe probe;
     collab::DonorHistory donorHistory;
+    // The state download under way (maybeDownloadState starts it, stepDownload moves it on), with the
+    // epoch this peer was at when it began.
+    std::unique_ptr<collab::StateDownloader> download;
+    std::uint64_t downloadFrom = 0;
+    // The epoch of the matchmaking under way (maybeFormGroup starts it, stepMatchmaking moves it on), and
+    // when it began.
+    std::uint64_t matchmakingEpoch = 0;
+    SteadyClock::time_point matchmakingBegan{};
+    // The round under way (average() starts it for the training thread, stepRound moves it on).
+    std::unique_ptr<RunningRound> round;
 
     SteadyClock::time_point started;
     SteadyClock::time_point nextAnnounce{};
+    SteadyClock::time_point recordPublished{}; // this peer's progress record, last put in the DHT
     SteadyClock::time_point nextDownloadAttempt{};
     SteadyClock::time_point epochChangedAt{};
     bool groupOutstanding = false; // handed to the training thread, epochCompleted() not yet called
@@ -289,6 +314,14 @@ CollaborationLink::CollaborationLink(LinkOptions options) : options_(std::move(o
         throw std::invalid_argument("a collaborating peer needs an identity");
     if (options_.vectorSize <= 0 || options_.stateVectorSize <= 0)
         throw std::invalid_argument("the averaged vectors must not be empty");
+    if (options_.recordTtl < 2s || options_.recordTtl > dht::RecordRules::kMaxTtl)
+        throw std::invalid_argument("the DHT records' lifetime must be 2 to " +
+                                    std::to_string(dht::RecordRules::kMaxTtl.count()) + " s");
+    // A record is replaced before it expires: the longest refresh period is half its lifetime.
+    options_.progressRefresh.maxPeriod =
+        std::min<std::chrono::milliseconds>(options_.progressRefresh.maxPeriod, options_.recordTtl / 2);
+    options_.progressRefresh.minPeriod =
+        std::min(options_.progressRefresh.minPeriod, options_.progressRefresh.maxPeriod);
     if (options_.role == wire::ROLE_CLIENT)
         options_.stateDonor = false;
     peerId_ = options_.identity->id().bytes().toStdString();
@@ -377,14 +410,17 @@ void CollaborationLink::call(std::function<void(Session&)> task) {
 
 RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> local, double weight,
                                         bool state) {
-    RoundOutcome outcome;
+    std::promise<RoundOutcome> promise;
+    std::future<RoundOutcome> outcome = promise.get_future();
     call([&](Session& s) {
         collab::GroupSpec spec = state ? stateSpec(formed.group, options_.stateVectorSize) : formed.group;
         const int me = spec.indexOf(peerId_);
         spec.members[static_cast<std::size_t>(me)].weight = weight;
         if (spec.members.size() < 2) {
-            outcome.values = std::move(local);
-            outcome.alone = outcome.complete = true;
+            RoundOutcome alone;
+            alone.values = std::move(local);
+            alone.alone = alone.complete = true;
+            promise.set_value(std::move(alone));
             return;
         }
         std::vector<net::WireMessage> early;
@@ -410,79 +446,124 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
                 collab::WeightBounds::countedAtMost(spec, s.tracker.remoteRecords(), SystemClock::now());
         roundOptions.floors = state ? options_.stateFloors : std::vector<collab::ValueFloor>{};
         roundOptions.downloadBytesPerSecond = options_.downloadBytesPerSecond;
-        collab::AllReduceRound round(spec, s.codec, s.sockets, s.routerOrNull(), roundOptions);
-        const auto began = SteadyClock::now();
-        collab::AllReduceResult result = round.run(std::move(local), std::move(early));
-        const auto took = SteadyClock::now() - began;
-        // What this round achieved is what the next group is told this peer can do.
-        s.bandwidth.addRound(result.bytesSent, result.bytesReceived, took);
-        s.bytesSent += result.bytesSent;
-        s.bytesReceived += result.bytesReceived;
-        for (net::WireMessage& other : result.otherMessages)
+        auto running = std::make_unique<RunningRound>();
+        running->round = std::make_unique<collab::AllReduceRound>(spec, s.codec, s.sockets, s.routerOrNull(),
+                                                                  roundOptions);
+        running->round->onTransition([this](const std::string& line) { trace(line); });
+        running->spec = std::move(spec);
+        running->state = state;
+        running->connectWait = roundOptions.connectWait;
+        running->began = SteadyClock::now();
+        running->outcome = std::move(promise);
+        running->round->start(std::move(local), std::move(early));
+        s.round = std::move(running);
+        stepRound(s);
+    });
+    // The collaboration thread steps the round between its other duties and hands the outcome over here.
+    return outcome.get();
+}
+
+// Moves the round on by what arrived, without waiting (it owns the ROUTER meanwhile: anything but its own
+// messages is served here at once); once it is over, hands the outcome to the training thread waiting in
+// average().
+void CollaborationLink::stepRound(Session& s) {
+    if (!s.round)
+        return;
+    try {
+        s.round->round->step();
+        for (net::WireMessage& other : s.round->round->takeOtherMessages())
             handleRouterMessage(s, std::move(other));
-        if (!result.unconnected.empty()) {
-            std::string late;
-            for (const std::string& peerId : result.unconnected)
-                late += (late.empty() ? "" : ", ") +
-                        QByteArray::fromStdString(peerId).toHex().left(16).toStdString();
-            note("epoch " + std::to_string(spec.epoch) + ": began streaming without " + late +
-                 ", not connected within " + std::to_string(roundOptions.connectWait.count()) + " ms");
-        }
-        outcome.values = std::move(result.values);
-        outcome.complete = result.complete();
-        outcome.violations = std::move(result.violations);
-        // A member left the group before its round: the rest would step without its span, each with its
-        // own values there, apart from each other and from the group the leaver joined (seen: a coordinator
-        // left a pair, and the trainer it left stepped alone in the run's last epoch). They all hear it
-        // from the leaver and look for a group again, keeping their gradient, once an epoch: a liar that
-        // says it every time must not stall anyone.
-        if (!state && !result.leftBeforeRound.empty() && s.regroupedEpoch != spec.epoch) {
-            s.regroupedEpoch = spec.epoch;
-            outcome.regroup = true;
-            outcome.complete = false;
-            note("epoch " + std::to_string(spec.epoch) + ": peer " +
-                 QByteArray::fromStdString(result.leftBeforeRound.front()).toHex().left(16).toStdString() +
-                 " left the group before its round: looking for a group again rather than stepping without "
-                 "it");
-        }
-        // A state round's span averaged by a member that put too much weight on its parts holds what that
-        // member chose (its own parameters, under a weight of 10^12): the round is not taken, by any member
-        // that saw the offence, whether the mean came before or after it. Otherwise a member that took the
-        // mean (it came first) and one that refused it (the ban came first) part, and nothing reunites them
-        // before the next state round.
-        if (state)
-            for (const std::string& peerId : result.overweightSpansTaken(spec)) {
-                const std::string line = "the state round is not taken: peer " +
-                                         QByteArray::fromStdString(peerId).toHex().toStdString() +
-                                         " put too much weight on its parts and averaged a span of it";
-                note("epoch " + std::to_string(spec.epoch) + ": " + line);
-                outcome.violations.push_back(line);
-                outcome.complete = false;
-            }
-        outcome.seconds = result.seconds;
-        outcome.bytesSent = result.bytesSent;
-        outcome.bytesReceived = result.bytesReceived;
-        outcome.pacedConnections = result.pacedConnections;
-        outcome.excluded = std::move(result.excludedSenders);
-        for (const collab::CappedWeight& capped : result.cappedWeights) {
-            // Not an offence (a fast honest peer may be above the group's median), but said with its id.
-            const std::string line = "counted the weight " + std::to_string(capped.sent) + " of peer " +
-                                     QByteArray::fromStdString(capped.peerId).toHex().toStdString() + " as " +
-                                     std::to_string(capped.counted) + ", twice the group's median claim";
+        if (s.round->round->phase() == collab::AllReduceRound::Phase::Done)
+            finishRound(s);
+    } catch (...) {
+        if (const std::unique_ptr<RunningRound> running = std::move(s.round))
+            running->outcome.set_exception(std::current_exception());
+    }
+}
+
+void CollaborationLink::finishRound(Session& s) {
+    const std::unique_ptr<RunningRound> running = std::move(s.round);
+    try {
+        running->outcome.set_value(outcomeOf(s, *running));
+    } catch (...) {
+        running->outcome.set_exception(std::current_exception());
+    }
+}
+
+RoundOutcome CollaborationLink::outcomeOf(Session& s, RunningRound& running) {
+    const collab::GroupSpec& spec = running.spec;
+    const bool state = running.state;
+    RoundOutcome outcome;
+    collab::AllReduceResult result = running.round->takeResult();
+    for (net::WireMessage& other : result.otherMessages)
+        handleRouterMessage(s, std::move(other));
+    const auto took = SteadyClock::now() - running.began;
+    // What this round achieved is what the next group is told this peer can do.
+    s.bandwidth.addRound(result.bytesSent, result.bytesReceived, took);
+    s.bytesSent += result.bytesSent;
+    s.bytesReceived += result.bytesReceived;
+    if (!result.unconnected.empty()) {
+        std::string late;
+        for (const std::string& peerId : result.unconnected)
+            late +=
+                (late.empty() ? "" : ", ") + QByteArray::fromStdString(peerId).toHex().left(16).toStdString();
+        note("epoch " + std::to_string(spec.epoch) + ": began streaming without " + late +
+             ", not connected within " + std::to_string(running.connectWait.count()) + " ms");
+    }
+    outcome.values = std::move(result.values);
+    outcome.complete = result.complete();
+    outcome.violations = std::move(result.violations);
+    // A member left the group before its round: the rest would step without its span, each with its
+    // own values there, apart from each other and from the group the leaver joined (seen: a coordinator
+    // left a pair, and the trainer it left stepped alone in the run's last epoch). They all hear it
+    // from the leaver and look for a group again, keeping their gradient, once an epoch: a liar that
+    // says it every time must not stall anyone.
+    if (!state && !result.leftBeforeRound.empty() && s.regroupedEpoch != spec.epoch) {
+        s.regroupedEpoch = spec.epoch;
+        outcome.regroup = true;
+        outcome.complete = false;
+        note("epoch " + std::to_string(spec.epoch) + ": peer " +
+             QByteArray::fromStdString(result.leftBeforeRound.front()).toHex().left(16).toStdString() +
+             " left the group before its round: looking for a group again rather than stepping without "
+             "it");
+    }
+    // A state round's span averaged by a member that put too much weight on its parts holds what that
+    // member chose (its own parameters, under a weight of 10^12): the round is not taken, by any member
+    // that saw the offence, whether the mean came before or after it. Otherwise a member that took the
+    // mean (it came first) and one that refused it (the ban came first) part, and nothing reunites them
+    // before the next state round.
+    if (state)
+        for (const std::string& peerId : result.overweightSpansTaken(spec)) {
+            const std::string line = "the state round is not taken: peer " +
+                                     QByteArray::fromStdString(peerId).toHex().toStdString() +
+                                     " put too much weight on its parts and averaged a span of it";
             note("epoch " + std::to_string(spec.epoch) + ": " + line);
             outcome.violations.push_back(line);
+            outcome.complete = false;
         }
-        outcome.countedWeights = std::move(result.countedWeights);
-        if (const std::string warning = clockWarning(result.clockSkewsMs, spec.members.size() - 1);
-            !warning.empty()) {
-            s.lastProblem = warning;
-            note(warning);
-        }
-        banViolators(s, result.violators);
-        if (!state)
-            for (const auto& [peerId, rate] : result.senderRates)
-                s.claims.observe(peerId, rate);
-    });
+    outcome.seconds = result.seconds;
+    outcome.bytesSent = result.bytesSent;
+    outcome.bytesReceived = result.bytesReceived;
+    outcome.pacedConnections = result.pacedConnections;
+    outcome.excluded = std::move(result.excludedSenders);
+    for (const collab::CappedWeight& capped : result.cappedWeights) {
+        // Not an offence (a fast honest peer may be above the group's median), but said with its id.
+        const std::string line = "counted the weight " + std::to_string(capped.sent) + " of peer " +
+                                 QByteArray::fromStdString(capped.peerId).toHex().toStdString() + " as " +
+                                 std::to_string(capped.counted) + ", twice the group's median claim";
+        note("epoch " + std::to_string(spec.epoch) + ": " + line);
+        outcome.violations.push_back(line);
+    }
+    outcome.countedWeights = std::move(result.countedWeights);
+    if (const std::string warning = clockWarning(result.clockSkewsMs, spec.members.size() - 1);
+        !warning.empty()) {
+        s.lastProblem = warning;
+        note(warning);
+    }
+    banViolators(s, result.violators);
+    if (!state)
+        for (const auto& [peerId, rate] : result.senderRates)
+            s.claims.observe(peerId, rate);
     return outcome;
 }
 
@@ -515,7 +596,9 @@ void CollaborationLink::banViolators(Session& s,
 }
 
 void CollaborationLink::renewToken(Session& s) {
-    if (!options_.security || !options_.security->renew || SteadyClock::now() < s.nextRenewal)
+    // A renewal asks the coordinator and waits for it: not while a round is stepped (tokens are renewed
+    // well before they expire, and a round ends within its deadline).
+    if (!options_.security || !options_.security->renew || s.round || SteadyClock::now() < s.nextRenewal)
         return;
     s.nextRenewal = SteadyClock::now() + 5s; // a look at the token's times is cheap
     const qint64 now = QDateTime::currentSecsSinceEpoch();
@@ -542,6 +625,11 @@ void CollaborationLink::note(const std::string& line) const {
         options_.log(line);
 }
 
+void CollaborationLink::trace(const std::string& line) const {
+    if (options_.trace)
+        options_.trace(line);
+}
+
 void CollaborationLink::threadMain() {
     Session& s = *session_;
     // Until the DHT is connected nothing else can work; the coordinator (no bootstrap) is the network.
@@ -555,9 +643,16 @@ void CollaborationLink::threadMain() {
         s.lastProblem = "the DHT did not connect to " + options_.bootstrap.join(", ").toStdString();
     while (!stopping_) {
         runTasks(s);
-        serveRouter(s, 20ms);
+        waitForWork(s, 20ms);
         s.probe.poll();
         try {
+            if (s.round)
+                stepRound(s);
+            else if (s.matchmaking->active())
+                stepMatchmaking(s);
+            else
+                serveRouter(s, 0ms);
+            stepDownload(s);
             renewToken(s);
             refreshProgress(s);
             announce(s);
@@ -571,6 +666,10 @@ void CollaborationLink::threadMain() {
             note(e.what());
         }
         publishStatus(s);
+    }
+    if (s.round) { // the training thread waits for its outcome: end the round as its deadline would
+        s.round->round->finishNow("this peer is stopping");
+        stepRound(s);
     }
     runTasks(s); // release a training thread that may be waiting on a call
 }
@@ -587,6 +686,27 @@ void CollaborationLink::runTasks(Session& s) {
         }
         task(s);
     }
+}
+
+void CollaborationLink::waitForWork(Session& s, std::chrono::milliseconds wait) {
+    std::vector<zmq::pollitem_t> items;
+    if (s.round) {
+        items = s.round->round->pollItems(); // the ROUTER among them
+        // Pacing and the round's timers may be due sooner than the loop's tick.
+        const auto untilWake =
+            std::chrono::ceil<std::chrono::milliseconds>(s.round->round->wakeAt() - SteadyClock::now());
+        wait = std::clamp(untilWake, 0ms, wait);
+    } else if (s.matchmaking->active())
+        items = s.matchmaking->pollItems(); // the ROUTER among them
+    else if (options_.role != wire::ROLE_CLIENT)
+        items.push_back({s.router.handle(), 0, ZMQ_POLLIN, 0});
+    if (s.download)
+        for (const zmq::pollitem_t& item : s.download->pollItems())
+            items.push_back(item);
+    if (items.empty())
+        std::this_thread::sleep_for(wait);
+    else
+        zmq::poll(items.data(), items.size(), wait);
 }
 
 void CollaborationLink::serveRouter(Session& s, std::chrono::milliseconds wait) {
@@ -653,10 +773,7 @@ void CollaborationLink::handleRouterMessage(Session& s, net::WireMessage message
     }
 }
 
-void CollaborationLink::refreshProgress(Session& s) {
-    const auto now = SystemClock::now();
-    if (!s.refresh.isDue(s.tracker.localEpoch(), now))
-        return;
+void CollaborationLink::publishRecord(Session& s, SystemClock::time_point now) {
     std::uint64_t samples = 0;
     double rate = 0.0;
     {
@@ -669,7 +786,23 @@ void CollaborationLink::refreshProgress(Session& s) {
     record.epoch += options_.publishedEpochLead;
     if (options_.claimedSamples > 0)
         record.samplesAccumulated = options_.claimedSamples;
-    s.progressBoard.publish(record, kRecordTtl);
+    s.progressBoard.publish(record, options_.recordTtl);
+    s.recordPublished = SteadyClock::now();
+}
+
+void CollaborationLink::refreshProgress(Session& s) {
+    const auto now = SystemClock::now();
+    // During a round only the record is kept alive (a publish does not wait; reading the others' records
+    // does, and a round stalled by lookups would take longer): a round may outlast the record's lifetime,
+    // and a peer missing from the others' progress is not expected in their next group.
+    if (s.round) {
+        if (SteadyClock::now() - s.recordPublished >= options_.recordTtl / 2)
+            publishRecord(s, now);
+        return;
+    }
+    if (!s.refresh.isDue(s.tracker.localEpoch(), now))
+        return;
+    publishRecord(s, now);
     s.tracker.update(s.progressBoard.fetch(kDhtLookup), SystemClock::now());
     const auto after = SystemClock::now();
     const collab::GlobalProgress global = s.tracker.globalProgress(after);
@@ -694,7 +827,7 @@ void CollaborationLink::announce(Session& s) {
     const auto now = SteadyClock::now();
     if (now < s.nextAnnounce)
         return;
-    s.nextAnnounce = now + kAnnouncePeriod;
+    s.nextAnnounce = now + std::min<SteadyClock::duration>(kAnnouncePeriod, options_.recordTtl / 2);
     collab::PeerAnnouncement self;
     self.role = options_.role;
     self.endpoint = s.endpoint;
@@ -704,11 +837,11 @@ void CollaborationLink::announce(Session& s) {
     self.version = options_.version;
     self.authEndpoint = options_.authEndpoint;
     self.country = options_.country;
-    s.peerBoard.publish(self, kRecordTtl);
+    s.peerBoard.publish(self, options_.recordTtl);
 }
 
 void CollaborationLink::maybeDownloadState(Session& s) {
-    if (s.statePending || s.groupOutstanding)
+    if (s.statePending || s.groupOutstanding || s.download || s.matchmaking->active())
         return;
     const auto now = SystemClock::now();
     const collab::GlobalProgress global = s.tracker.globalProgress(now);
@@ -726,9 +859,12 @@ void CollaborationLink::maybeDownloadState(Session& s) {
             s.synced = true;
         return;
     }
+    // After a failure it waits before trying again; after a success it may try again at once: a peer
+    // that loaded a state just as the others stepped is behind again, and the others' next group forms
+    // within the epoch: a delay meant for failing donors would only make it later.
     if (SteadyClock::now() < s.nextDownloadAttempt)
         return;
-    s.nextDownloadAttempt = SteadyClock::now() + 3s;
+    s.nextDownloadAttempt = SteadyClock::now() + kDownloadRetry;
     std::vector<collab::StateDonor> donors;
     for (const collab::PeerAnnouncement& peer :
          collab::PeerBoard::donors(s.peerBoard.fetch(kDhtLookup), local + 1))
@@ -748,16 +884,32 @@ void CollaborationLink::maybeDownloadState(Session& s) {
     // A snapshot holds the state vector's values as fp32 (parameters and LAMB's two moments) and a header;
     // a donor that sends more (4 GiB, then a wrong hash) is refused as soon as it passes that size.
     const std::uint64_t stateBytes = 4 * static_cast<std::uint64_t>(options_.stateVectorSize) + (16u << 20);
-    collab::StateDownloader downloader(s.codec, s.sockets, local + 1,
-                                       std::min(options_.maxStateBytes, stateBytes),
-                                       options_.stateChunkTimeout);
-    std::optional<collab::StateDownload> download =
-        downloader.download(s.donorHistory.order(std::move(donors), SteadyClock::now()));
-    s.donorHistory.failed(downloader.lastFailures(), SteadyClock::now());
+    s.download = std::make_unique<collab::StateDownloader>(s.codec, s.sockets, local + 1,
+                                                           std::min(options_.maxStateBytes, stateBytes),
+                                                           options_.stateChunkTimeout);
+    s.download->onTransition([this](const std::string& line) { trace(line); });
+    s.downloadFrom = local;
+    s.download->start(s.donorHistory.order(std::move(donors), SteadyClock::now()));
+    stepDownload(s);
+}
+
+// Moves the state download on by what arrived, without waiting; once it has finished, hands the state over
+// (or notes why not), as maybeDownloadState began it.
+void CollaborationLink::stepDownload(Session& s) {
+    if (!s.download)
+        return;
+    s.download->step();
+    if (!s.download->finished())
+        return;
+    const std::unique_ptr<collab::StateDownloader> downloader = std::move(s.download);
+    s.donorHistory.failed(downloader->lastFailures(), SteadyClock::now());
+    std::optional<collab::StateDownload> download = downloader->take();
+    const std::string behindAt = "behind at epoch " + std::to_string(s.downloadFrom) + " of " +
+                                 std::to_string(s.tracker.globalProgress(SystemClock::now()).epoch);
     if (!download) {
         s.chaseFailed = s.chasing;
         s.chasing = false;
-        const std::string failures = collab::describe(downloader.lastFailures());
+        const std::string failures = collab::describe(downloader->lastFailures());
         s.lastProblem = "state download failed: " + (failures.empty() ? std::string("no donor") : failures);
         note(behindAt + ", " + s.lastProblem);
         return;
@@ -766,6 +918,7 @@ void CollaborationLink::maybeDownloadState(Session& s) {
     collab::TrainingState state = collab::StateSnapshot::deserialize(
         download->bytes, options_.schemaHash,
         "the state from " + QByteArray::fromStdString(download->donor).toHex().left(16).toStdString());
+    s.nextDownloadAttempt = {};
     note("loaded the state of epoch " + std::to_string(download->epoch) + " from " +
          QByteArray::fromStdString(download->donor).toHex().left(16).toStdString() +
          (download->failures.empty() ? std::string() : " after " + collab::describe(download->failures)));
@@ -777,7 +930,8 @@ void CollaborationLink::maybeDownloadState(Session& s) {
 }
 
 void CollaborationLink::maybeFormGroup(Session& s) {
-    if (s.groupOutstanding || s.statePending || !s.synced || s.chasing)
+    if (s.matchmaking->active() || s.groupOutstanding || s.statePending || s.download || !s.synced ||
+        s.chasing)
         return;
     const auto now = SystemClock::now();
     const std::uint64_t local = s.tracker.localEpoch();
@@ -812,11 +966,29 @@ void CollaborationLink::maybeFormGroup(Session& s) {
     if (local > 0)
         for (std::string& peer : s.tracker.peersAt(local - 1, now))
             expected.push_back(std::move(peer));
-    collab::MatchmakingResult result = s.matchmaking->formGroup(local, self, std::move(expected));
+    s.matchmaking->start(local, self, std::move(expected));
+    s.matchmakingEpoch = local;
+    s.matchmakingBegan = began;
+    stepMatchmaking(s);
+}
+
+// Moves group formation on by what arrived (it owns the ROUTER meanwhile: join requests are its, anything
+// else is served here at once); once it is done, takes the group as maybeFormGroup's caller would.
+void CollaborationLink::stepMatchmaking(Session& s) {
+    if (!s.matchmaking->active())
+        return;
+    s.matchmaking->step();
+    for (net::WireMessage& message : s.matchmaking->takeOtherMessages())
+        handleRouterMessage(s, std::move(message));
+    if (s.matchmaking->phase() != collab::Matchmaking::Phase::Done)
+        return;
+    collab::MatchmakingResult result = s.matchmaking->takeResult();
+    const std::uint64_t local = s.matchmakingEpoch;
     note("epoch " + std::to_string(local) + ": " + (result.leader ? "led" : "joined") + " a group of " +
          std::to_string(result.group.members.size()) + " in " +
          std::to_string(
-             std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - began).count()) +
+             std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - s.matchmakingBegan)
+                 .count()) +
          " ms");
     for (const std::string& problem : result.problems)
         note("epoch " + std::to_string(local) + ": " + problem);
@@ -924,8 +1096,8 @@ void CollaborationLink::setCaps(double uploadBytesPerSecond, double downloadByte
 }
 
 void CollaborationLink::lookAround(Session& s) {
-    if (SteadyClock::now() < s.nextSighting)
-        return;
+    if (s.round || SteadyClock::now() < s.nextSighting)
+        return; // a DHT lookup blocks: not while a round is stepped
     s.nextSighting = SteadyClock::now() + kSightingPeriod;
     s.sightings =
         std::make_shared<const std::vector<collab::PeerAnnouncement>>(s.peerBoard.fetch(kDhtLookup));

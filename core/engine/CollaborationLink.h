@@ -123,22 +123,32 @@ public:
 
 private:
     struct Session; // everything the thread owns
+    struct RunningRound;
 
     void threadMain();
     void banViolators(Session& s, const std::vector<std::pair<std::string, std::string>>& violators);
     void renewToken(Session& s);
     void note(const std::string& line) const;
+    void trace(const std::string& line) const;
     void runTasks(Session& s);
+    // Waits up to `wait` for the ROUTER, or a socket of the state download, to have something.
+    void waitForWork(Session& s, std::chrono::milliseconds wait);
     void serveRouter(Session& s, std::chrono::milliseconds wait);
     void handleRouterMessage(Session& s, net::WireMessage message);
     // The group this peer left before its round that `envelope` (a round message) is for, and this peer's
     // span in it; nullptr for any other message.
     static const std::pair<std::string, std::uint32_t>* leftGroupOf(const Session& s,
                                                                     const wire::Envelope& envelope);
+    void publishRecord(Session& s, std::chrono::system_clock::time_point now);
     void refreshProgress(Session& s);
     void announce(Session& s);
     void maybeDownloadState(Session& s);
+    void stepDownload(Session& s);
     void maybeFormGroup(Session& s);
+    void stepRound(Session& s);
+    void finishRound(Session& s);
+    RoundOutcome outcomeOf(Session& s, RunningRound& running);
+    void stepMatchmaking(Session& s);
     void maybeReleaseGroup(Session& s);
     void publishStatus(Session& s);
     void lookAround(Session& s);

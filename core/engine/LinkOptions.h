@@ -93,6 +93,10 @@ struct LinkOptions {
     // Start looking for a group this long before the collaboration's ETA, so that forming it overlaps
     // the last micro-batches.
     std::chrono::milliseconds matchmakingLead{3000};
+    // How long this peer's progress record and peer record live in the DHT (2 to 600 s): a peer that
+    // left is forgotten that much later; shorter means more DHT traffic. Both are republished well before
+    // they expire (the progress refresh's longest period is held to half of it), during a round too.
+    std::chrono::seconds recordTtl{60};
     // The largest state snapshot accepted from a donor, and how long one chunk may take.
     std::uint64_t maxStateBytes = 4ull << 30;
     std::chrono::milliseconds stateChunkTimeout{20000};
@@ -102,6 +106,9 @@ struct LinkOptions {
     // One line per notable event (groups formed, states downloaded, failures), from the collaboration
     // thread: keep it short and thread-safe. May be empty.
     std::function<void(const std::string&)> log;
+    // One line per phase change of a sub-protocol the collaboration thread steps (matchmaking, a state
+    // download): for diagnosis, not for the user's event log. May be empty.
+    std::function<void(const std::string&)> trace;
 };
 
 } // namespace sahaj::engine

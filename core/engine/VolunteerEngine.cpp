@@ -12,6 +12,7 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDebug>
 #include <QDir>
 #include <QLockFile>
 
@@ -153,6 +154,10 @@ void VolunteerEngine::startWorker(JoinRequest request) {
             options.link.version = QCoreApplication::applicationVersion().toStdString();
             options.link.log = [this, post](const std::string& line) {
                 post([this, text = QString::fromStdString(line)] { workerMessage(text); });
+            };
+            // Protocol phases are for diagnosis (a terminal, the journal), not the volunteer's event log.
+            options.link.trace = [](const std::string& line) {
+                qDebug().noquote() << QString::fromStdString(line);
             };
             // Two processes with one identity would be one peer id in two places.
             const std::unique_ptr<QLockFile> lock = security::IdentityLock::take(request.identityDir);

@@ -32,6 +32,22 @@ std::uint64_t wallMs() {
                                           .count());
 }
 
+// A leader's DHT node on loopback, with its identity, and the node it bootstraps from.
+struct LeaderDht {
+    sahaj::dht::DhtNode bootstrap{sahaj::dht::DhtNodeOptions{}};
+    std::shared_ptr<const security::PeerIdentity> identity =
+        std::make_shared<const security::PeerIdentity>(security::PeerIdentity::generate());
+    sahaj::dht::DhtNode node{optionsFor(bootstrap, identity)};
+
+    static sahaj::dht::DhtNodeOptions optionsFor(const sahaj::dht::DhtNode& bootstrap,
+                                                 std::shared_ptr<const security::PeerIdentity> identity) {
+        sahaj::dht::DhtNodeOptions options;
+        options.bootstrap = {QStringLiteral("127.0.0.1:%1").arg(bootstrap.port())};
+        options.identity = std::move(identity);
+        return options;
+    }
+};
+
 collab::GroupMember member(char id, wire::Role role, double bandwidth, double weight) {
     return {std::string(32, id), role, role == wire::ROLE_CLIENT ? "" : "tcp://127.0.0.1:5000", bandwidth,
             weight};
@@ -111,17 +127,12 @@ private Q_SLOTS:
     }
 
     void aLeaderAnswersEachRequestAndBeginsTheGroup() {
-        sahaj::dht::DhtNode bootstrap(sahaj::dht::DhtNodeOptions{});
-        sahaj::dht::DhtNodeOptions options;
-        options.bootstrap = {QStringLiteral("127.0.0.1:%1").arg(bootstrap.port())};
-        const auto identity =
-            std::make_shared<const security::PeerIdentity>(security::PeerIdentity::generate());
-        options.identity = identity;
-        sahaj::dht::DhtNode leaderDht(options);
+        LeaderDht dht;
+        sahaj::dht::DhtNode& leaderDht = dht.node;
         QTRY_VERIFY_WITH_TIMEOUT(leaderDht.connectedNodeCount() > 0, 60000);
 
         zmq::context_t context;
-        const std::string leaderId = identity->id().bytes().toStdString();
+        const std::string leaderId = dht.identity->id().bytes().toStdString();
         std::promise<std::string> endpoint;
         std::promise<collab::MatchmakingResult> formed;
         // The ROUTER is the leader thread's, and sockets close without lingering: closed as soon as
@@ -289,6 +300,90 @@ private Q_SLOTS:
         QCOMPARE(requests.load(), 2);
         QCOMPARE(result.group.members.size(), std::size_t(2));
         QVERIFY(result.group.indexOf(leaderId) >= 0);
+    }
+
+    // The collaboration thread steps group formation between its other duties (docs/collaboration.md, "The
+    // collaboration thread"): a leader gathering for a minute hands the loop back at every step, answers a
+    // join request that arrives meanwhile, and says each change of phase. The test's own loop stands for
+    // the collaboration thread: it steps the leader and, between steps, is the member asking to join.
+    void aStepNeverWaitsAndEachPhaseIsSaid() {
+        LeaderDht dht;
+        sahaj::dht::DhtNode& leaderDht = dht.node;
+        QTRY_VERIFY_WITH_TIMEOUT(leaderDht.connectedNodeCount() > 0, 60000);
+
+        zmq::context_t context;
+        const std::string leaderId = dht.identity->id().bytes().toStdString();
+        const net::SocketFactory leaderSockets(context, leaderId);
+        const net::MessageCodec leaderCodec(kRun, leaderId);
+        zmq::socket_t router = leaderSockets.bindRouter("tcp://127.0.0.1:0");
+        collab::MatchmakingOptions matchmaking;
+        matchmaking.schemaHash = kSchema;
+        matchmaking.gatherTime = 60s; // a step that waited for the gathering would not come back for a minute
+        matchmaking.minGatherTime = 1s;
+        matchmaking.encoding = collab::TensorEncoding::fp32();
+        matchmaking.vectorSize = 50;
+        collab::Matchmaking mm(leaderDht, leaderCodec, leaderSockets, &router, matchmaking);
+        std::vector<std::string> said;
+        mm.onTransition([&](const std::string& line) { said.push_back(line); });
+        QCOMPARE(mm.phase(), collab::Matchmaking::Phase::Idle);
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, mm.takeResult());
+
+        const std::string clientId(32, 'M');
+        mm.start(7, {"", wire::ROLE_NODE, "", 2e6, 5}, {clientId});
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, mm.start(8, {"", wire::ROLE_NODE, "", 2e6, 5}));
+        mm.step();
+        QCOMPARE(mm.phase(), collab::Matchmaking::Phase::Leading);
+
+        const net::SocketFactory sockets(context, clientId);
+        const net::MessageCodec codec(kRun, clientId);
+        zmq::socket_t dealer = sockets.connectDealer(net::SocketFactory::boundEndpoint(router));
+        wire::Envelope envelope;
+        envelope.set_request_id(1);
+        wire::JoinRequest* request = envelope.mutable_join_request();
+        request->set_epoch(7);
+        request->set_schema_hash(kSchema);
+        request->mutable_member()->set_peer_id(clientId);
+        request->mutable_member()->set_role(wire::ROLE_CLIENT);
+        request->mutable_member()->set_bandwidth(1e6);
+        request->mutable_member()->set_weight(3);
+        request->set_expiration_ms(wallMs() + 60000);
+        std::vector<zmq::message_t> frames = codec.encode(std::move(envelope));
+        bool sent = false;
+        std::vector<wire::Envelope> replies;
+        int steps = 1;
+        while (mm.phase() != collab::Matchmaking::Phase::Done) {
+            sent = sent || net::MessageCodec::send(dealer, frames, nullptr, true);
+            std::vector<zmq::pollitem_t> items = mm.pollItems();
+            QVERIFY(!items.empty());
+            zmq::poll(items.data(), items.size(), 20ms);
+            mm.step();
+            ++steps;
+            while (auto reply = net::MessageCodec::receive(dealer, 0ms))
+                replies.push_back(codec.decode(std::move(*reply)).envelope);
+            QVERIFY2(steps < 6000, "the leader never began"); // 6000 steps of at least 20 ms: two minutes
+        }
+        QVERIFY2(steps > 2, qPrintable(QString::number(steps)));
+        const collab::MatchmakingResult result = mm.takeResult();
+        QCOMPARE(mm.phase(), collab::Matchmaking::Phase::Idle);
+        QVERIFY(result.leader);
+        QCOMPARE(result.group.members.size(), std::size_t(2));
+        QTRY_VERIFY_WITH_TIMEOUT(([&] {
+                                     while (auto reply = net::MessageCodec::receive(dealer, 0ms))
+                                         replies.push_back(codec.decode(std::move(*reply)).envelope);
+                                     return replies.size() >= 2;
+                                 }()),
+                                 10000);
+        QCOMPARE(replies[0].join_reply().code(), wire::JoinReply::ACCEPTED);
+        QVERIFY(replies[1].has_group_begin());
+        QCOMPARE(replies[1].group_begin().group_id(), result.group.groupId);
+
+        QVERIFY2(said.size() == 3, qPrintable(QString::fromStdString(said.empty() ? "" : said.back())));
+        QCOMPARE(QString::fromStdString(said[0]),
+                 QString("matchmaking 7: idle -> choosing: declared for epoch 7"));
+        QCOMPARE(QString::fromStdString(said[1]),
+                 QString("matchmaking 7: choosing -> leading: its own declaration is the best"));
+        QCOMPARE(QString::fromStdString(said[2]),
+                 QString("matchmaking 7: leading -> done: began a group of 2"));
     }
 
     void badOptionsAreRefused() {

@@ -285,6 +285,64 @@ private Q_SLOTS:
                  result->failures[0].reason.c_str());
     }
 
+    // The collaboration thread steps the download between its other duties (docs/collaboration.md, "The
+    // collaboration thread"): a step does what it can without waiting, so a donor that never answers holds
+    // up neither the download (the others vouch without it) nor the caller, and each phase change is said.
+    void aStepNeverWaitsAndEachPhaseIsSaid() {
+        zmq::context_t context;
+        std::string bytes(10'000, '\0');
+        for (std::size_t i = 0; i < bytes.size(); ++i)
+            bytes[i] = static_cast<char>(i * 31 % 253);
+        const auto snapshot = std::make_shared<const collab::StateChunker>(bytes, 5, 2500);
+        Donor first(context, 'A', snapshot, false, 100ms);
+        Donor second(context, 'B', snapshot, false, 100ms);
+        zmq::socket_t silent(context, zmq::socket_type::router); // takes connections, answers nothing
+        silent.bind("tcp://127.0.0.1:*");
+        const collab::StateDonor mute{std::string(32, 'M'), net::SocketFactory::boundEndpoint(silent)};
+
+        const std::string me(32, 'N');
+        const net::SocketFactory sockets(context, me);
+        const net::MessageCodec codec("state-test", me);
+        // A chunk timeout of a minute: a step that waited for the silent donor would not come back for it.
+        collab::StateDownloader downloader(codec, sockets, 5, 1 << 20, 60000ms);
+        std::vector<std::string> said;
+        downloader.onTransition([&](const std::string& line) { said.push_back(line); });
+        QCOMPARE(downloader.phase(), collab::StateDownloader::Phase::Idle);
+        downloader.start({mute, first.donor(), second.donor()});
+        QCOMPARE(downloader.phase(), collab::StateDownloader::Phase::AskingDigests);
+        downloader.step();
+        QVERIFY2(!downloader.finished(), "one step did the whole download: it waited for the donors");
+        int steps = 1;
+        while (!downloader.finished()) {
+            std::vector<zmq::pollitem_t> items = downloader.pollItems();
+            QVERIFY(!items.empty());
+            zmq::poll(items.data(), items.size(), 50ms);
+            downloader.step();
+            ++steps;
+            QVERIFY2(steps < 2000, "the download does not end");
+        }
+        QCOMPARE(downloader.phase(), collab::StateDownloader::Phase::Done);
+        QVERIFY(downloader.pollItems().empty());
+        QCOMPARE(downloader.bytesExpected(), snapshot->size());
+        const std::optional<collab::StateDownload> result = downloader.take();
+        QVERIFY(result.has_value());
+        QVERIFY(result->bytes == bytes);
+        // Five requests (a digest, four chunks), each answered 100 ms later: the steps in between ran.
+        QVERIFY2(steps >= 5, qPrintable(QString::number(steps)));
+        QVERIFY2(said.size() == 3, qPrintable(QString::fromStdString(said.empty() ? "" : said.back())));
+        QVERIFY2(
+            QString::fromStdString(said[0]).startsWith("state download: idle -> asking digests: asking 3"),
+            said[0].c_str());
+        QVERIFY2(
+            QString::fromStdString(said[1]).startsWith("state download: asking digests -> fetching: from "
+                                                       "donor 41414141 (2 answer(s) vouch for epoch 5"),
+            said[1].c_str());
+        QVERIFY2(QString::fromStdString(said[2]).startsWith("state download: fetching -> done: the state of "
+                                                            "epoch 5 from donor 41414141, 10"),
+                 said[2].c_str());
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, downloader.start({first.donor()}));
+    }
+
     void donorsThatFailedLatelyGoLast() {
         using Clock = collab::DonorHistory::Clock;
         const auto donor = [](char id) {
