@@ -590,10 +590,8 @@ private:
     void noteUnconfirmed() {
         for (std::size_t m = 0; m < spec_.members.size(); ++m)
             if (owesConfirmation(m))
-                result_.violations.push_back(
-                    "member " +
-                    QByteArray::fromStdString(spec_.members[m].peerId).toHex().left(8).toStdString() +
-                    " did not confirm that this aggregator's span arrived");
+                result_.violations.push_back("member " + net::LogText::shortHex(spec_.members[m].peerId) +
+                                             " did not confirm that this aggregator's span arrived");
     }
 
     // Sends a message without data on this member's DEALER to `aggregator`; false when the socket does not
@@ -655,9 +653,8 @@ private:
     void enter(Phase next, const std::string& why) {
         const Phase was = std::exchange(phase_, next);
         if (log_)
-            log_("round " + std::to_string(spec_.epoch) + " " +
-                 QByteArray::fromStdString(spec_.groupId).toHex().left(8).toStdString() + ": " + nameOf(was) +
-                 " -> " + nameOf(next) + ": " + why);
+            log_("round " + std::to_string(spec_.epoch) + " " + net::LogText::shortHex(spec_.groupId) + ": " +
+                 nameOf(was) + " -> " + nameOf(next) + ": " + why);
     }
 
     // As an aggregator: whether member m sends parts to this member and has not connected to it yet.
@@ -949,7 +946,7 @@ private:
             if (!spanFailed_[aggregator]) {
                 const std::string& peerId = spec_.members[aggregator].peerId;
                 result_.violations.push_back(
-                    "aggregator " + QByteArray::fromStdString(peerId).toHex().left(8).toStdString() +
+                    "aggregator " + net::LogText::shortHex(peerId) +
                     " gave its span up: " + net::LogText::utf8(envelope.part_failure().reason()));
                 // A leaver sends no parts to this member's span either: no need to wait the sender timeout.
                 if (envelope.part_failure().left_group()) {

@@ -6,6 +6,7 @@
 #include "core/collab/LeaderTrust.h"
 #include "core/collab/MatchmakingBoard.h"
 #include "core/collab/MemberCredentials.h"
+#include "core/net/LogText.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/MessageValidator.h"
 #include "core/net/ProtocolViolation.h"
@@ -69,10 +70,6 @@ std::string hexOf(const std::string& peerId) {
 
 bool sameEncoding(const wire::Encoding& a, const wire::Encoding& b) {
     return a.dtype() == b.dtype() && a.block() == b.block();
-}
-
-std::string shortHex(const std::string& peerId) {
-    return QByteArray::fromStdString(peerId).toHex().left(8).toStdString();
 }
 
 } // namespace
@@ -288,7 +285,8 @@ private:
                 leading_ = false;
                 redirectFollowers(candidate);
                 next_ = candidate;
-                enter(Phase::Choosing, "a better leader appeared: " + shortHex(candidate.peerId));
+                enter(Phase::Choosing,
+                      "a better leader appeared: " + net::LogText::shortHex(candidate.peerId));
                 return;
             }
         }
@@ -355,7 +353,7 @@ private:
         following_ = target;
         if (sockets_.secure() && target.curveKey.empty()) {
             refuse(target); // a leader whose token this peer has not seen: no key to expect
-            enter(Phase::Choosing, "no key known for leader " + shortHex(target.peerId));
+            enter(Phase::Choosing, "no key known for leader " + net::LogText::shortHex(target.peerId));
             return;
         }
         dealer_ = sockets_.connectDealer(target.endpoint, target.curveKey);
@@ -369,7 +367,7 @@ private:
         request->set_expiration_ms(deadlineMs_);
         request_ = codec_.encode(std::move(envelope));
         replyBy_ = std::min(deadline_, Clock::now() + options_.joinReplyTimeout);
-        enter(Phase::Asking, "asking leader " + shortHex(target.peerId) + " to join");
+        enter(Phase::Asking, "asking leader " + net::LogText::shortHex(target.peerId) + " to join");
     }
 
     // A DEALER with ZMQ_IMMEDIATE queues nothing until its connection completes: the request waits for it.
@@ -381,7 +379,7 @@ private:
             const LeaderCandidate target = *following_;
             dealer_.reset();
             refuse(target);
-            enter(Phase::Choosing, "no connection to leader " + shortHex(target.peerId));
+            enter(Phase::Choosing, "no connection to leader " + net::LogText::shortHex(target.peerId));
         }
     }
 
@@ -396,11 +394,12 @@ private:
             if (reply.code() == wire::JoinReply::REDIRECT)
                 return redirect(target, reply);
             if (reply.code() == wire::JoinReply::NOT_A_LEADER)
-                return askAgainLater(target, "leader " + shortHex(target.peerId) + " is not gathering");
+                return askAgainLater(target,
+                                     "leader " + net::LogText::shortHex(target.peerId) + " is not gathering");
             if (reply.code() != wire::JoinReply::ACCEPTED) {
                 dealer_.reset();
                 refuse(target);
-                enter(Phase::Choosing, "leader " + shortHex(target.peerId) +
+                enter(Phase::Choosing, "leader " + net::LogText::shortHex(target.peerId) +
                                            " refused: " + wire::JoinReply::Code_Name(reply.code()));
                 return;
             }
@@ -408,11 +407,11 @@ private:
             // the grace, and a leader that lets it pass is not followed again (LeaderTrust).
             promised_ = steadyAt(target.expirationMs) + options_.beginGrace;
             beginBy_ = std::min(deadline_, promised_);
-            enter(Phase::AwaitingBegin, "accepted by leader " + shortHex(target.peerId));
+            enter(Phase::AwaitingBegin, "accepted by leader " + net::LogText::shortHex(target.peerId));
             return;
         }
         if (Clock::now() >= replyBy_)
-            askAgainLater(target, "no answer from leader " + shortHex(target.peerId));
+            askAgainLater(target, "no answer from leader " + net::LogText::shortHex(target.peerId));
     }
 
     void stepAwaitingBegin() {
@@ -425,9 +424,11 @@ private:
                 dealer_.reset();
                 if (acceptGroup(target, received.group_begin()))
                     enter(Phase::Done, "joined the group of " + std::to_string(result_.group.members.size()) +
-                                           " that leader " + shortHex(target.peerId) + " began");
+                                           " that leader " + net::LogText::shortHex(target.peerId) +
+                                           " began");
                 else
-                    enter(Phase::Choosing, "leader " + shortHex(target.peerId) + " broke the plan");
+                    enter(Phase::Choosing,
+                          "leader " + net::LogText::shortHex(target.peerId) + " broke the plan");
                 return;
             }
             if (received.has_join_reply() && received.join_reply().code() == wire::JoinReply::REDIRECT)
@@ -435,7 +436,7 @@ private:
             if (received.has_join_reply() && received.join_reply().code() != wire::JoinReply::ACCEPTED) {
                 dealer_.reset();
                 refuse(target);
-                enter(Phase::Choosing, "leader " + shortHex(target.peerId) + " cancelled");
+                enter(Phase::Choosing, "leader " + net::LogText::shortHex(target.peerId) + " cancelled");
                 return;
             }
         }
@@ -445,7 +446,7 @@ private:
         if (promised_ <= deadline_)
             leaderBeganNothing(target);
         refuse(target);
-        enter(Phase::Choosing, "leader " + shortHex(target.peerId) + " began no group in time");
+        enter(Phase::Choosing, "leader " + net::LogText::shortHex(target.peerId) + " began no group in time");
     }
 
     void leaderBeganNothing(const LeaderCandidate& target) {
@@ -483,7 +484,7 @@ private:
     void redirect(const LeaderCandidate& target, const wire::JoinReply& reply) {
         dealer_.reset();
         refuse(target);
-        const std::string from = "leader " + shortHex(target.peerId) + " redirected";
+        const std::string from = "leader " + net::LogText::shortHex(target.peerId) + " redirected";
         if (reply.suggested_leader() == self_.peerId || reply.suggested_leader() == target.peerId) {
             enter(Phase::Choosing, from + " to itself or this peer");
             return;
@@ -494,14 +495,14 @@ private:
                 suggested = candidate;
         if (mayFollow(suggested)) {
             next_ = suggested;
-            enter(Phase::Choosing, from + " to " + shortHex(suggested.peerId));
+            enter(Phase::Choosing, from + " to " + net::LogText::shortHex(suggested.peerId));
             return;
         }
         // The target is on its way to a leader this peer no longer follows (one that failed it): it will be
         // back soon, leading or following someone else. Ask it again after a refresh rather than leave it
         // for good (two honest peers that had both followed a liar otherwise each ended alone).
         refused_.erase(keyOf(target));
-        pause(from + " to " + shortHex(suggested.peerId) + ", which this peer does not follow");
+        pause(from + " to " + net::LogText::shortHex(suggested.peerId) + ", which this peer does not follow");
     }
 
     // Takes the group `target` began, if it is the group every peer of the run would plan: a leader may

@@ -39,8 +39,7 @@ const char* StateDownloader::nameOf(Phase phase) {
 std::string describe(const std::vector<DonorFailure>& failures) {
     std::string line;
     for (const DonorFailure& failure : failures)
-        line += (line.empty() ? "donor " : "; donor ") +
-                QByteArray::fromStdString(failure.peerId).toHex().left(8).toStdString() + ": " +
+        line += (line.empty() ? "donor " : "; donor ") + net::LogText::shortHex(failure.peerId) + ": " +
                 failure.reason;
     return line;
 }
@@ -48,8 +47,7 @@ std::string describe(const std::vector<DonorFailure>& failures) {
 namespace {
 
 std::string describe(const StateDigest& digest) {
-    return "epoch " + std::to_string(digest.epoch) + ", sha256 " +
-           QByteArray::fromStdString(digest.sha256).toHex().left(8).toStdString();
+    return "epoch " + std::to_string(digest.epoch) + ", sha256 " + net::LogText::shortHex(digest.sha256);
 }
 
 } // namespace
@@ -58,10 +56,6 @@ void StateDownloader::enter(Phase next, const std::string& why) {
     const Phase was = std::exchange(phase_, next);
     if (log_)
         log_(std::string("state download: ") + nameOf(was) + " -> " + nameOf(next) + ": " + why);
-}
-
-std::string StateDownloader::shortId(const std::string& peerId) {
-    return QByteArray::fromStdString(peerId).toHex().left(8).toStdString();
 }
 
 void StateDownloader::start(std::vector<StateDonor> donors) {
@@ -232,7 +226,7 @@ void StateDownloader::fetchFromNextDonor(const std::string& why) {
         donor_ = nextDonor_++;
         assembler_.emplace(minEpoch_, maxBytes_, *vouched_);
         began_ = Clock::now();
-        enter(Phase::Fetching, "from donor " + shortId(donor.peerId) + " (" + why + ")");
+        enter(Phase::Fetching, "from donor " + net::LogText::shortHex(donor.peerId) + " (" + why + ")");
         askNextChunk();
         return;
     }
@@ -241,7 +235,7 @@ void StateDownloader::fetchFromNextDonor(const std::string& why) {
 
 void StateDownloader::donorFailed(const std::string& why) {
     failures_.push_back({donors_[donor_].peerId, why});
-    fetchFromNextDonor("donor " + shortId(donors_[donor_].peerId) + ": " + why);
+    fetchFromNextDonor("donor " + net::LogText::shortHex(donors_[donor_].peerId) + ": " + why);
 }
 
 void StateDownloader::askNextChunk() {
@@ -316,7 +310,8 @@ bool StateDownloader::readChunk() {
             result_ = std::move(result);
             socket_ = zmq::socket_t();
             enter(Phase::Done, "the state of epoch " + std::to_string(result_->epoch) + " from donor " +
-                                   shortId(result_->donor) + ", " + std::to_string(received_) + " bytes");
+                                   net::LogText::shortHex(result_->donor) + ", " + std::to_string(received_) +
+                                   " bytes");
             return true;
         }
     } catch (const net::ProtocolViolation& e) {

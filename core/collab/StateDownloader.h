@@ -135,7 +135,6 @@ private:
     void askNextChunk();
     // Records the current donor's failure and moves on to the next.
     void donorFailed(const std::string& why);
-    static std::string shortId(const std::string& peerId);
 
     const net::MessageCodec& codec_;
     const net::SocketFactory& sockets_;

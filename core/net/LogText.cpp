@@ -1,5 +1,7 @@
 #include "core/net/LogText.h"
 
+#include <QByteArray>
+
 #include <algorithm>
 
 namespace sahaj::net {
@@ -40,6 +42,12 @@ QString LogText::of(std::string_view remote, std::size_t maxCharacters) {
 
 std::string LogText::utf8(std::string_view remote, std::size_t maxCharacters) {
     return of(remote, maxCharacters).toStdString();
+}
+
+std::string LogText::shortHex(std::string_view bytes) {
+    return QByteArray(bytes.data(), static_cast<qsizetype>(std::min<std::size_t>(bytes.size(), 4)))
+        .toHex()
+        .toStdString();
 }
 
 } // namespace sahaj::net

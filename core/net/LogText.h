@@ -18,6 +18,9 @@ public:
 
     static QString of(std::string_view remote, std::size_t maxCharacters = kDefaultMaxCharacters);
     static std::string utf8(std::string_view remote, std::size_t maxCharacters = kDefaultMaxCharacters);
+    // The first 8 hex digits of raw bytes (a peer id, a group id, a hash): enough to tell them apart in a
+    // log line, never to identify anything.
+    static std::string shortHex(std::string_view bytes);
 };
 
 } // namespace sahaj::net

@@ -42,6 +42,14 @@ private Q_SLOTS:
         QCOMPARE(LogText::of("exactly10!", 10), QStringLiteral("exactly10!"));
         QCOMPARE(LogText::utf8("abcdef", 3), std::string("abc\xE2\x80\xA6"));
     }
+
+    // Ids and hashes in log lines: the first four bytes in hex, and no more than there is.
+    void shortHexIsTheFirstEightDigits() {
+        QCOMPARE(sahaj::net::LogText::shortHex(std::string("\x1a\x2b\x3c\x4d\x5e\x6f", 6)),
+                 std::string("1a2b3c4d"));
+        QCOMPARE(sahaj::net::LogText::shortHex(std::string("\xff", 1)), std::string("ff"));
+        QCOMPARE(sahaj::net::LogText::shortHex({}), std::string());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLogText)
