@@ -163,6 +163,15 @@ public:
 
     MatchmakingResult take() { return std::move(result_); }
 
+    // Ends the matchmaking alone before its deadline, if this peer is bound to no leader and no member yet.
+    bool giveUp(const std::string& why) {
+        if (phase_ != Phase::Choosing && phase_ != Phase::Pausing)
+            return false;
+        alone();
+        enter(Phase::Done, why);
+        return true;
+    }
+
 private:
     // A member this leader accepted, and the request to answer should it redirect them.
     struct Accepted {
@@ -743,6 +752,10 @@ void Matchmaking::step() {
         state_.reset(); // a DHT or socket error ends this matchmaking; the caller may start another
         throw;
     }
+}
+
+bool Matchmaking::giveUp(const std::string& why) {
+    return state_ && state_->giveUp(why);
 }
 
 std::vector<zmq::pollitem_t> Matchmaking::pollItems() const {

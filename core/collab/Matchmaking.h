@@ -82,6 +82,11 @@ public:
     // Does what needs no waiting but a DHT lookup (bounded by options.dhtTimeout). An exception from the
     // DHT or a socket ends the matchmaking (back to Idle) and is passed on.
     void step();
+    // Ends the matchmaking now with a group of one (Done; takeResult()), when the caller knows that no group
+    // will form at its epoch (the collaboration has moved past it), but only while this peer has neither
+    // asked a leader nor accepted a member: true if it did. A peer that only joins (a client) would
+    // otherwise wait out the whole deadline at an epoch nobody leads any more.
+    bool giveUp(const std::string& why);
     // The sockets step() waits on (the ROUTER, the DEALER to a leader), for the caller's poll.
     std::vector<zmq::pollitem_t> pollItems() const;
     Phase phase() const;

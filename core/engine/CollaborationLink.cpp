@@ -655,6 +655,7 @@ void CollaborationLink::threadMain() {
             stepDownload(s);
             renewToken(s);
             refreshProgress(s);
+            maybeGiveUpMatchmaking(s);
             announce(s);
             maybeDownloadState(s);
             maybeFormGroup(s);
@@ -972,6 +973,25 @@ void CollaborationLink::maybeFormGroup(Session& s) {
     stepMatchmaking(s);
 }
 
+// A matchmaking at an epoch the collaboration has left (its quorum is past it) finds no leader there: a
+// peer that only joins (a client) would wait out the whole deadline, an epoch or more behind, before it
+// chased the others' state (seen: two NATed volunteers, late from a round that waited for a renumbered
+// member, looked for a leader 35 s while the others stepped four epochs). Unless it already asked a
+// leader or leads, it ends the matchmaking alone and loads the newer state (chasing) at once.
+void CollaborationLink::maybeGiveUpMatchmaking(Session& s) {
+    if (!s.matchmaking->active())
+        return;
+    const std::uint64_t global = s.tracker.globalProgress(SystemClock::now()).epoch;
+    // After a chase that found no donor it steps alone after all, as the deadline would have it.
+    if (s.chaseFailed || global <= s.matchmakingEpoch ||
+        !s.matchmaking->giveUp("the collaboration is at epoch " + std::to_string(global) +
+                               ": no group will form at this one"))
+        return;
+    note("epoch " + std::to_string(s.matchmakingEpoch) + ": the others moved on to epoch " +
+         std::to_string(global) + ": loading their state rather than looking for a group");
+    s.chasing = true;
+}
+
 // Moves group formation on by what arrived (it owns the ROUTER meanwhile: join requests are its, anything
 // else is served here at once); once it is done, takes the group as maybeFormGroup's caller would.
 void CollaborationLink::stepMatchmaking(Session& s) {
@@ -1001,6 +1021,8 @@ void CollaborationLink::stepMatchmaking(Session& s) {
             handleRouterMessage(s, std::move(message));
     }
     result.early = std::move(parts);
+    if (s.chasing)
+        return; // given up (maybeGiveUpMatchmaking): the newer state is loaded instead
     if (result.group.members.size() < 2 && !s.tracker.readyToEndEpoch(SystemClock::now()))
         return; // alone, and early: try again (the others may be about to look) rather than wait alone
     // Alone at an epoch the others have already left: stepping alone would keep this peer one epoch behind

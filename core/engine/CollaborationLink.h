@@ -149,6 +149,7 @@ private:
     void finishRound(Session& s);
     RoundOutcome outcomeOf(Session& s, RunningRound& running);
     void stepMatchmaking(Session& s);
+    void maybeGiveUpMatchmaking(Session& s);
     void maybeReleaseGroup(Session& s);
     void publishStatus(Session& s);
     void lookAround(Session& s);

@@ -333,6 +333,7 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(std::logic_error, mm.start(8, {"", wire::ROLE_NODE, "", 2e6, 5}));
         mm.step();
         QCOMPARE(mm.phase(), collab::Matchmaking::Phase::Leading);
+        QVERIFY2(!mm.giveUp("the collaboration moved on"), "a leader gave up the members it may have");
 
         const net::SocketFactory sockets(context, clientId);
         const net::MessageCodec codec(kRun, clientId);
@@ -384,6 +385,34 @@ private Q_SLOTS:
                  QString("matchmaking 7: choosing -> leading: its own declaration is the best"));
         QCOMPARE(QString::fromStdString(said[2]),
                  QString("matchmaking 7: leading -> done: began a group of 2"));
+    }
+
+    // A client at an epoch nobody leads any more (the collaboration moved on) ends alone when told so, at
+    // once, rather than after the deadline: it then loads the others' newer state (CollaborationLink's
+    // maybeGiveUpMatchmaking). Seen: two NATed clients looking for a leader for 35 s.
+    void aClientWithNoLeaderGivesUpWhenTold() {
+        LeaderDht dht;
+        QTRY_VERIFY_WITH_TIMEOUT(dht.node.connectedNodeCount() > 0, 60000);
+        zmq::context_t context;
+        const std::string clientId(32, 'M');
+        const net::SocketFactory sockets(context, clientId);
+        const net::MessageCodec codec(kRun, clientId);
+        collab::MatchmakingOptions matchmaking;
+        matchmaking.schemaHash = kSchema;
+        matchmaking.encoding = collab::TensorEncoding::fp32();
+        matchmaking.vectorSize = 50;
+        matchmaking.deadline = 120s;
+        collab::Matchmaking mm(dht.node, codec, sockets, nullptr, matchmaking);
+        QVERIFY(!mm.giveUp("nothing under way"));
+        mm.start(7, {"", wire::ROLE_CLIENT, "", 1e6, 3});
+        mm.step();
+        QCOMPARE(mm.phase(), collab::Matchmaking::Phase::Pausing); // no leader to join yet
+        QVERIFY(mm.giveUp("the collaboration is at epoch 8"));
+        QCOMPARE(mm.phase(), collab::Matchmaking::Phase::Done);
+        const collab::MatchmakingResult result = mm.takeResult();
+        QVERIFY(!result.leader);
+        QCOMPARE(result.group.members.size(), std::size_t(1));
+        QCOMPARE(result.group.members[0].peerId, clientId);
     }
 
     void badOptionsAreRefused() {

@@ -67,6 +67,12 @@ inline std::vector<QJsonObject> readJsonLines(const QString& path) {
     return lines;
 }
 
+// A text file's whole content ("" when it cannot be read): a peer's log, to show when a check fails.
+inline QString readText(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
 inline QJsonObject readJsonObject(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))

@@ -165,11 +165,6 @@ class TestCollaborationProcesses : public QObject {
             qWarning("%s%s", qPrintable(epochHistory(a)), qPrintable(epochHistory(b)));
         QCOMPARE(finalHash(a), finalHash(b));
     }
-    static QString readText(const QString& path) {
-        QFile file(path);
-        return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
-    }
-
     // The pid of the compute core `peer` runs once it has finished `epochs` epochs (its log names it), or
     // -1 when that does not happen within two minutes.
     static qint64 coreAfterEpochs(const Peer& peer, std::size_t epochs) {

@@ -28,11 +28,6 @@ constexpr int kSteps = 2;
 // in the middle of it.
 constexpr qint64 kShardRate = 512 * 1024;
 
-QString readText(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
-}
-
 // The bytes of the partial download of the file with SHA-256 `sha256` under `cacheDir`; -1 while there
 // is none.
 qint64 partialBytes(const QString& cacheDir, const QString& sha256) {

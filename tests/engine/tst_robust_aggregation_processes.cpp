@@ -106,8 +106,10 @@ class TestRobustAggregationProcesses : public QObject {
                  readJsonLines(peers[static_cast<std::size_t>(i)].dir + "/epochs.jsonl"))
                 grouped += epoch["alone"].toBool() ? 0 : 1;
             if (grouped < kEpochs / 3) {
-                qWarning("%s: volunteer %d averaged in a group in %d epochs only", qPrintable(name), i,
-                         grouped);
+                qWarning(
+                    "%s: volunteer %d averaged in a group in %d epochs only; its log ends:\n%s",
+                    qPrintable(name), i, grouped,
+                    qPrintable(readText(peers[static_cast<std::size_t>(i)].dir + "/log.err").right(3000)));
                 outcome.everyoneTrained = false;
             }
         }
