@@ -50,8 +50,10 @@ packages=(
   clang libclang-rt-14-dev
   # tokenizer training (spm_train), JSON for the Qt-free model layer
   sentencepiece nlohmann-json3-dev
-  # a volunteer whose clock is off, in the all-reduce tests (libfaketime's LD_PRELOAD library)
+  # a volunteer whose clock is off, in the all-reduce tests and the soak (libfaketime's LD_PRELOAD library)
   faketime
+  # the soak's report: its plots (scripts/soak/figures.py)
+  python3-matplotlib
   # demo corpus extraction (msgunfmt), archives
   gettext unzip xz-utils ca-certificates
   # GUI tests without a display

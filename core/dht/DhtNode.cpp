@@ -76,6 +76,9 @@ std::unique_ptr<::dht::net::DatagramSocket> bindSocket(const DhtNodeOptions& opt
 
 } // namespace
 
+// How often a node that knows no other pings its bootstrap nodes again (bootstrapAgainIfAlone).
+constexpr auto kBootstrapAgainEvery = std::chrono::seconds(3);
+
 struct DhtNode::PendingGet {
     std::mutex mutex;
     std::condition_variable finished;
@@ -104,7 +107,10 @@ DhtNode::DhtNode(DhtNodeOptions options)
     runner_->run(config, std::move(context));
     runner_->registerType(RecordValueType::make(reader_, quota_));
     for (const HostPort& node : bootstrap)
-        runner_->bootstrap(node.host.toStdString(), std::to_string(node.port));
+        bootstrap_.emplace_back(node.host.toStdString(), std::to_string(node.port));
+    for (const auto& [host, port] : bootstrap_)
+        runner_->bootstrap(host, port);
+    nextBootstrap_ = std::chrono::steady_clock::now() + kBootstrapAgainEvery;
     poller_ = std::thread([this] { pollListeners(); });
 }
 
@@ -260,8 +266,32 @@ void DhtNode::pollListeners() {
         lock.unlock();
         for (const auto& subscription : subscriptions)
             poll(subscription);
+        bootstrapAgainIfAlone();
         lock.lock();
     }
+}
+
+// OpenDHT tries its bootstrap nodes again while it is alone, but less and less often: a node whose first
+// pings were lost (a loaded coordinator, a full queue on a shaped line, a coordinator restarting) heard
+// nobody for minutes (seen in the soak: a restarted volunteer's reader, a volunteer started during the
+// others' start-up, one of which gave up). While a node knows no other, it pings its bootstrap nodes
+// every few seconds.
+void DhtNode::bootstrapAgainIfAlone() {
+    const auto now = std::chrono::steady_clock::now();
+    if (bootstrap_.empty() || now < nextBootstrap_ || connectedNodeCount() > 0)
+        return;
+    nextBootstrap_ = now + kBootstrapAgainEvery;
+    // A ping to each address, not another entry in OpenDHT's own list (which would grow by one each time).
+    std::vector<::dht::SockAddr> addresses;
+    for (const auto& [host, port] : bootstrap_)
+        for (::dht::SockAddr& address : ::dht::SockAddr::resolve(host, port)) // numeric: no DNS wait
+            addresses.push_back(std::move(address));
+    if (!addresses.empty())
+        runner_->bootstrap(std::move(addresses));
+}
+
+std::vector<std::int64_t> DhtNode::freshestRecordOffsetsMs() const {
+    return reader_->freshestOffsetsMs();
 }
 
 std::uint64_t DhtNode::rejectedRecords() const {

@@ -13,7 +13,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace dht {
@@ -99,14 +101,20 @@ public:
     };
     StoredValues storedValues() const;
 
+    // RecordReader::freshestOffsetsMs of the records this node has read: a sign of this computer's clock.
+    std::vector<std::int64_t> freshestRecordOffsetsMs() const;
+
 private:
     struct PendingGet;
 
     std::shared_ptr<PendingGet> startGet(const QString& key, RecordsCallback done);
     void poll(const std::shared_ptr<RecordSubscription>& subscription);
     void pollListeners();
+    void bootstrapAgainIfAlone();
 
     DhtNodeOptions options_;
+    std::vector<std::pair<std::string, std::string>> bootstrap_; // host, port: options_.bootstrap, parsed
+    std::chrono::steady_clock::time_point nextBootstrap_{};      // the poller thread's own
     mutable std::mutex credentialMutex_; // guards options_.credential, which a renewal replaces
     std::mutex putsMutex_;               // guards putsInFlight_, which the runner's callbacks count down
     std::condition_variable putsDone_;

@@ -3,6 +3,7 @@
 #include "core/dht/RecordEnvelope.h"
 #include "core/dht/RecordRules.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace sahaj::dht {
@@ -17,10 +18,47 @@ std::optional<DhtRecord> RecordReader::read(QByteArrayView keyHash, std::uint64_
         token = admittedToken(envelope->owner(), envelope->credential(), now);
     if (verdict == RecordVerdict::Invalid || (admission_ && !token)) {
         rejected_.fetch_add(1, std::memory_order_relaxed);
+        // Well made and admitted, but dated in this clock's future: refused, and a sign of this clock.
+        if (envelope && envelope->issuedAt() > now + RecordRules::kMaxClockSkew && mayCheckFutureRecord() &&
+            RecordRules::judge(*envelope, valueId, keyHash, envelope->issuedAt()) == RecordVerdict::Live &&
+            (!admission_ || admittedToken(envelope->owner(), envelope->credential(), envelope->issuedAt())))
+            noteIssueTime(envelope->owner(), envelope->issuedAt(), now);
         return std::nullopt;
     }
+    noteIssueTime(envelope->owner(), envelope->issuedAt(), now);
     return DhtRecord{envelope->owner(), envelope->payload(), envelope->issuedAt(), envelope->expiresAt(),
                      std::move(token)};
+}
+
+void RecordReader::noteIssueTime(const security::PeerId& owner,
+                                 std::chrono::system_clock::time_point issuedAt,
+                                 std::chrono::system_clock::time_point now) {
+    const std::int64_t offset = std::chrono::duration_cast<std::chrono::milliseconds>(issuedAt - now).count();
+    const std::lock_guard lock(timesMutex_);
+    if (freshestOffsetMs_.size() >= kMaxOwnersTimed && !freshestOffsetMs_.contains(owner))
+        freshestOffsetMs_.clear();
+    auto [entry, added] = freshestOffsetMs_.emplace(owner, offset);
+    if (!added)
+        entry->second = std::max(entry->second, offset);
+}
+
+bool RecordReader::mayCheckFutureRecord() {
+    const auto now = std::chrono::steady_clock::now();
+    const std::lock_guard lock(timesMutex_);
+    if (now - futureWindowStart_ >= kFutureCheckWindow) {
+        futureWindowStart_ = now;
+        futureChecks_ = 0;
+    }
+    return ++futureChecks_ <= kMaxFutureChecks;
+}
+
+std::vector<std::int64_t> RecordReader::freshestOffsetsMs() const {
+    const std::lock_guard lock(timesMutex_);
+    std::vector<std::int64_t> offsets;
+    offsets.reserve(freshestOffsetMs_.size());
+    for (const auto& [owner, offset] : freshestOffsetMs_)
+        offsets.push_back(offset);
+    return offsets;
 }
 
 std::optional<security::AccessToken>

@@ -4,6 +4,7 @@
 #include "core/admission/TokenClient.h"
 #include "core/admission/TokenRefused.h"
 #include "core/collab/PeerBoard.h"
+#include "core/dht/ClockEvidence.h"
 #include "core/dht/DhtNode.h"
 #include "core/engine/SavedToken.h"
 #include "core/net/SocketFactory.h"
@@ -88,24 +89,58 @@ QByteArray requestToken(const std::string& endpoint, const run::RunManifest& man
 
 // The token endpoint the coordinator announces in its DHT record (a record whose token, signed by the
 // organiser, has the coordinator role): a volunteer needs to know only the coordinator's DHT address.
-// Reading the DHT needs no token. Empty when none is heard of within kFirstTokenPatience. The reader binds
-// where the peer's own DHT node will (`bindAddress`, from --listen): bound to the default loopback, it
-// could never reach a coordinator on another host (found on the emulated Internet: every volunteer off
-// the coordinator's machine quit with "no token endpoint").
+// Reading the DHT needs no token. The reader binds where the peer's own DHT node will (`bindAddress`, from
+// --listen): bound to the default loopback, it could never reach a coordinator on another host (found on
+// the emulated Internet: every volunteer off the coordinator's machine quit with "no token endpoint").
+//
+// A volunteer never gives up on a run it can reach (docs/emulated-internet.md, "Never giving up"): it looks
+// until it hears of the endpoint or is cancelled, saying so each minute. Only a first join (`returning`
+// false) that has reached no DHT node at all within kFirstTokenPatience ends, with an error about the
+// address: the address may be wrong. One that was admitted before (a saved token) waits without end as well:
+// its coordinator may be restarting, or this computer's line down (seen in a chaos run: restarted volunteers
+// quit for good).
 std::string discoverAuthEndpoint(const run::RunManifest& manifest, const QString& coordinator,
-                                 const QString& bindAddress, const std::atomic<bool>* cancel) {
+                                 const QString& bindAddress, bool returning,
+                                 const std::atomic<bool>* cancel) {
     dht::DhtNodeOptions options;
     options.bindAddress = bindAddress;
     options.bootstrap = {coordinator};
     options.admission = dht::RecordAdmission{security::PeerId::fromHex(manifest.organiser), manifest.runId};
     dht::DhtNode reader(options);
     collab::PeerBoard board(reader, manifest.runId);
-    const auto giveUpAt = std::chrono::steady_clock::now() + kFirstTokenPatience;
-    while (std::chrono::steady_clock::now() < giveUpAt && !cancelled(cancel)) {
-        if (reader.connectedNodeCount() > 0)
+    const auto start = std::chrono::steady_clock::now();
+    auto nextWord = start + kFirstTokenPatience;
+    bool reached = false;
+    std::string clockWord; // the last word said about this computer's clock
+    while (!cancelled(cancel)) {
+        if (reader.connectedNodeCount() > 0) {
+            reached = true;
             for (const collab::PeerAnnouncement& peer : board.fetch(2s))
                 if (peer.coordinator && !peer.authEndpoint.empty())
                     return peer.authEndpoint;
+        }
+        const auto now = std::chrono::steady_clock::now();
+        // A clock minutes off finds records, but none it may take: it is told at once, and each minute.
+        if (const std::string clock = dht::ClockEvidence::problem(reader.freshestRecordOffsetsMs());
+            reached && !clock.empty() && (clock != clockWord || now >= nextWord)) {
+            qWarning("%s", clock.c_str());
+            clockWord = clock;
+            nextWord = now + kFirstTokenPatience;
+        }
+        if (now >= nextWord) {
+            if (!reached && !returning)
+                throw std::runtime_error(
+                    "no token endpoint: no DHT node answered at the coordinator's address " +
+                    coordinator.toStdString() +
+                    " within a minute (is the address right?), and the run names none");
+            nextWord = now + kFirstTokenPatience;
+            qWarning(
+                "still looking for the coordinator's token endpoint after %lld min (%s): the coordinator "
+                "at %s may be restarting, or this computer's line down",
+                static_cast<long long>(std::chrono::duration_cast<std::chrono::minutes>(now - start).count()),
+                reached ? "the DHT answers, the coordinator's record is not there" : "no DHT node answers",
+                qUtf8Printable(coordinator));
+        }
         std::this_thread::sleep_for(500ms);
     }
     return {};
@@ -147,11 +182,6 @@ std::string VolunteerAdmission::admit(PeerOptions& options, const QString& ident
     if (endpoint.empty() && !manifest.authEndpoint.isEmpty())
         endpoint = "tcp://" + manifest.authEndpoint.toStdString();
     const bool issued = !credentials.issuedToken.isEmpty();
-    if (endpoint.empty() && !issued)
-        endpoint = discoverAuthEndpoint(manifest, coordinator, options.link.dhtBindAddress, cancel);
-    if (endpoint.empty() && !issued)
-        throw std::runtime_error("no token endpoint: the coordinator at " + coordinator.toStdString() +
-                                 " announced none within a minute, and the run names none");
 
     admission::TokenClient::Request request;
     request.username = credentials.user.isEmpty() ? QStringLiteral("volunteer") : credentials.user;
@@ -168,6 +198,12 @@ std::string VolunteerAdmission::admit(PeerOptions& options, const QString& ident
     if (!issued && credentials.secret.isEmpty())
         if (const std::optional<QByteArray> bytes = saved.load())
             token = usableSavedToken(*bytes, organiser, manifest.runId, *identity, *curve, request);
+
+    if (endpoint.empty() && !issued)
+        endpoint = discoverAuthEndpoint(manifest, coordinator, options.link.dhtBindAddress, !token.isEmpty(),
+                                        cancel);
+    if (endpoint.empty() && !issued)
+        throw std::runtime_error("joining was cancelled while looking for the coordinator's token endpoint");
     if (!token.isEmpty()) {
         // used as it is; renewed below like any other
     } else if (issued) {

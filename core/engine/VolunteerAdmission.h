@@ -32,8 +32,10 @@ public:
 
     // options.manifest and options.link.identity/role must be set. coordinator: "IPV4:PORT" of its DHT
     // node. Throws std::invalid_argument for a credential problem the user can fix (a bad user name, a
-    // token for other keys), std::runtime_error when the endpoint refuses or never answers (within a
-    // minute, or until `cancel` is set).
+    // token for other keys), std::runtime_error when the endpoint refuses, when it is found but never
+    // answers within a minute, when `cancel` is set, or on a first join when no DHT node answers at
+    // `coordinator` within a minute. Otherwise it looks for the coordinator's token endpoint without end
+    // (docs/emulated-internet.md, "Never giving up"): a coordinator restarting or a line down is waited for.
     // Returns the token endpoint it used ("tcp://host:port"), empty when the token was issued and no
     // endpoint is known.
     static std::string admit(PeerOptions& options, const QString& identityDir, Credentials credentials,

@@ -205,6 +205,26 @@ private Q_SLOTS:
         QCOMPARE(reader.rejected(), std::uint64_t(2));
     }
 
+    // What tells a peer its clock is off (ClockEvidence): each owner's newest signed record's issue time
+    // against this clock, those dated past the allowed skew into its future included (refused all the
+    // same); a record whose signature fails is no evidence of anything.
+    void readerNotesTheTimesOfSignedRecordsEvenFromTheFuture() {
+        const Time now = at(1'700'000'000'000);
+        const std::uint64_t slot = RecordRules::valueIdFor(owner().id());
+        RecordReader reader;
+        QVERIFY(reader.freshestOffsetsMs().empty());
+        QVERIFY(reader.read(kKeyHash, slot, signedRecord(now - 20s, 60s).encode(), now).has_value());
+        QCOMPARE(reader.freshestOffsetsMs(), std::vector<std::int64_t>{-20000});
+        QVERIFY(!reader.read(kKeyHash, slot, signedRecord(now + 300s, 60s).encode(), now).has_value());
+        QCOMPARE(reader.rejected(), std::uint64_t(1));
+        QCOMPARE(reader.freshestOffsetsMs(), std::vector<std::int64_t>{300000}); // the owner's newest
+        RecordReader other;
+        QByteArray forged = signedRecord(now + 300s, 60s).encode();
+        forged[forged.size() - 1] = static_cast<char>(forged[forged.size() - 1] ^ 1);
+        QVERIFY(!other.read(kKeyHash, slot, forged, now).has_value());
+        QVERIFY(other.freshestOffsetsMs().empty());
+    }
+
     void readerAdmitsOnlyOwnersWithAValidToken() {
         const Time now = at(1'700'000'000'000);
         const qint64 nowS = 1'700'000'000;
