@@ -6,4 +6,5 @@
 #   scripts/soak.sh [--volunteers 40] [--minutes 120] [--seed 1] [--duty 4] [--out DIR] [--clean] [--check]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-exec python3 "$here/scripts/soak/soak.py" "$@"
+# Debian's own Python: the one setup installs python3-matplotlib for (a python3 earlier on PATH may lack it).
+exec /usr/bin/python3 "$here/scripts/soak/soak.py" "$@"
