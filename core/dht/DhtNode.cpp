@@ -87,7 +87,8 @@ struct DhtNode::PendingGet {
 };
 
 DhtNode::DhtNode(DhtNodeOptions options)
-    : options_(std::move(options)), reader_(std::make_shared<RecordReader>(options_.admission)),
+    : options_(std::move(options)),
+      reader_(std::make_shared<RecordReader>(options_.admission, options_.watchClock)),
       quota_(std::make_shared<OwnerKeyQuota>()), runner_(std::make_unique<::dht::DhtRunner>()) {
     if (options_.listenInterval <= std::chrono::milliseconds(0))
         throw std::invalid_argument("DhtNodeOptions::listenInterval must be positive");

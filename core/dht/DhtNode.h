@@ -101,7 +101,8 @@ public:
     };
     StoredValues storedValues() const;
 
-    // RecordReader::freshestOffsetsMs of the records this node has read: a sign of this computer's clock.
+    // RecordReader::freshestOffsetsMs of the records this node has read (DhtNodeOptions::watchClock): a sign
+    // of this computer's clock.
     std::vector<std::int64_t> freshestRecordOffsetsMs() const;
 
 private:

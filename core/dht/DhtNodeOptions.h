@@ -39,6 +39,9 @@ struct DhtNodeOptions {
     // read nor stored (RecordReader), and put() sends `credential` (this peer's access token, wire form;
     // DhtNode::setCredential replaces it when the token is renewed) in every record.
     std::optional<RecordAdmission> admission;
+    // Keep each owner's newest record's issue time against this clock (DhtNode::freshestRecordOffsetsMs):
+    // for a node that looks for a run to join, which tells the user when the clock is off.
+    bool watchClock = false;
     QByteArray credential;
     // Called with the checked token of every admitted record a get or listen reads (on OpenDHT's thread,
     // or the caller's: keep it short and thread-safe): how the ZAP handler learns whom to admit.

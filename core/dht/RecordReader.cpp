@@ -19,13 +19,15 @@ std::optional<DhtRecord> RecordReader::read(QByteArrayView keyHash, std::uint64_
     if (verdict == RecordVerdict::Invalid || (admission_ && !token)) {
         rejected_.fetch_add(1, std::memory_order_relaxed);
         // Well made and admitted, but dated in this clock's future: refused, and a sign of this clock.
-        if (envelope && envelope->issuedAt() > now + RecordRules::kMaxClockSkew && mayCheckFutureRecord() &&
+        if (watchClock_ && envelope && envelope->issuedAt() > now + RecordRules::kMaxClockSkew &&
+            mayCheckFutureRecord() &&
             RecordRules::judge(*envelope, valueId, keyHash, envelope->issuedAt()) == RecordVerdict::Live &&
             (!admission_ || admittedToken(envelope->owner(), envelope->credential(), envelope->issuedAt())))
             noteIssueTime(envelope->owner(), envelope->issuedAt(), now);
         return std::nullopt;
     }
-    noteIssueTime(envelope->owner(), envelope->issuedAt(), now);
+    if (watchClock_)
+        noteIssueTime(envelope->owner(), envelope->issuedAt(), now);
     return DhtRecord{envelope->owner(), envelope->payload(), envelope->issuedAt(), envelope->expiresAt(),
                      std::move(token)};
 }

@@ -22,8 +22,10 @@ namespace sahaj::dht {
 class RecordReader {
 public:
     // No admission: any correctly signed record is read (networks that admit anyone, tests of the DHT).
-    explicit RecordReader(std::optional<RecordAdmission> admission = std::nullopt)
-        : admission_(std::move(admission)) {}
+    // watchClock: keep the issue times behind freshestOffsetsMs (a reader that looks for a run to join);
+    // every other reader spends nothing on them, nor a signature check on a record from the future.
+    explicit RecordReader(std::optional<RecordAdmission> admission = std::nullopt, bool watchClock = false)
+        : admission_(std::move(admission)), watchClock_(watchClock) {}
 
     // The valid record in `data` (value `valueId` under the key hashing to `keyHash`), expired or not, or
     // nullopt for an invalid one (malformed, forged, implausible), which is counted. Expired records are
@@ -34,7 +36,8 @@ public:
     // Values refused as invalid since construction.
     std::uint64_t rejected() const { return rejected_.load(std::memory_order_relaxed); }
 
-    // For each owner whose correctly signed records this reader has seen (live, expired, or dated further
+    // For a reader that watches the clock (empty otherwise): for each owner whose correctly signed records
+    // this reader has seen (live, expired, or dated further
     // in the future than RecordRules allows), the newest one's issue time minus this computer's time when
     // it was read, in ms: what tells a peer that its own clock is off (VolunteerAdmission says so).
     std::vector<std::int64_t> freshestOffsetsMs() const;
@@ -52,6 +55,7 @@ private:
                        std::chrono::system_clock::time_point now);
 
     const std::optional<RecordAdmission> admission_;
+    const bool watchClock_;
     std::atomic<std::uint64_t> rejected_{0};
     static constexpr std::size_t kMaxOwnersTimed = 1024; // then forgotten all at once
     mutable std::mutex timesMutex_;

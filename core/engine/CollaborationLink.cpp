@@ -655,7 +655,6 @@ void CollaborationLink::threadMain() {
             stepDownload(s);
             renewToken(s);
             refreshProgress(s);
-            maybeGiveUpMatchmaking(s);
             announce(s);
             maybeDownloadState(s);
             maybeFormGroup(s);
@@ -808,6 +807,7 @@ void CollaborationLink::refreshProgress(Session& s) {
     const auto after = SystemClock::now();
     const collab::GlobalProgress global = s.tracker.globalProgress(after);
     s.refresh.refreshed(global, s.tracker.localEpoch(), after);
+    maybeGiveUpMatchmaking(s, global.epoch);
     // A claim that nobody backs is not followed (ProgressAggregator); it is said once, with the peer's id.
     if (s.unfollowedNoted.size() > kMaxUnfollowedNoted)
         s.unfollowedNoted.clear();
@@ -977,11 +977,11 @@ void CollaborationLink::maybeFormGroup(Session& s) {
 // peer that only joins (a client) would wait out the whole deadline, an epoch or more behind, before it
 // chased the others' state (seen: two NATed volunteers, late from a round that waited for a renumbered
 // member, looked for a leader 35 s while the others stepped four epochs). Unless it already asked a
-// leader or leads, it ends the matchmaking alone and loads the newer state (chasing) at once.
-void CollaborationLink::maybeGiveUpMatchmaking(Session& s) {
+// leader or leads, it ends the matchmaking alone and loads the newer state (chasing) at once. Called
+// after each progress refresh (the quorum's epoch moves only then), with the epoch it found.
+void CollaborationLink::maybeGiveUpMatchmaking(Session& s, std::uint64_t global) {
     if (!s.matchmaking->active())
         return;
-    const std::uint64_t global = s.tracker.globalProgress(SystemClock::now()).epoch;
     // After a chase that found no donor it steps alone after all, as the deadline would have it.
     if (s.chaseFailed || global <= s.matchmakingEpoch ||
         !s.matchmaking->giveUp("the collaboration is at epoch " + std::to_string(global) +

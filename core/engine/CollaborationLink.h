@@ -149,7 +149,7 @@ private:
     void finishRound(Session& s);
     RoundOutcome outcomeOf(Session& s, RunningRound& running);
     void stepMatchmaking(Session& s);
-    void maybeGiveUpMatchmaking(Session& s);
+    void maybeGiveUpMatchmaking(Session& s, std::uint64_t globalEpoch);
     void maybeReleaseGroup(Session& s);
     void publishStatus(Session& s);
     void lookAround(Session& s);

@@ -106,12 +106,14 @@ std::string discoverAuthEndpoint(const run::RunManifest& manifest, const QString
     options.bindAddress = bindAddress;
     options.bootstrap = {coordinator};
     options.admission = dht::RecordAdmission{security::PeerId::fromHex(manifest.organiser), manifest.runId};
+    options.watchClock = true;
     dht::DhtNode reader(options);
     collab::PeerBoard board(reader, manifest.runId);
     const auto start = std::chrono::steady_clock::now();
     auto nextWord = start + kFirstTokenPatience;
     bool reached = false;
-    std::string clockWord; // the last word said about this computer's clock
+    std::string
+        clockWord; // the last word said about this computer's clock (its figures vary: said once a minute)
     while (!cancelled(cancel)) {
         if (reader.connectedNodeCount() > 0) {
             reached = true;
@@ -122,7 +124,7 @@ std::string discoverAuthEndpoint(const run::RunManifest& manifest, const QString
         const auto now = std::chrono::steady_clock::now();
         // A clock minutes off finds records, but none it may take: it is told at once, and each minute.
         if (const std::string clock = dht::ClockEvidence::problem(reader.freshestRecordOffsetsMs());
-            reached && !clock.empty() && (clock != clockWord || now >= nextWord)) {
+            reached && !clock.empty() && (clockWord.empty() || now >= nextWord)) {
             qWarning("%s", clock.c_str());
             clockWord = clock;
             nextWord = now + kFirstTokenPatience;

@@ -58,13 +58,16 @@ def epochs_figures(records, ids, honest):
     table = []
     for epoch in sorted(by_epoch):
         rs = by_epoch[epoch]
+        def key(r):
+            return group_key(r, own.get(r["who"], str(r["who"])))
+
         groups = defaultdict(list)
         for r in rs:
-            groups[group_key(r, own.get(r["who"], str(r["who"])))].append(r["who"])
+            groups[key(r)].append(r["who"])
         largest = max(groups, key=len)
         # Parameters are averaged every few epochs (state averaging); in between, gradients only: the
         # parameters must be equal after an averaging, among those that averaged together.
-        averaged = [r for r in rs if r.get("parameters_averaged") and group_key(r, own.get(r["who"])) == largest]
+        averaged = [r for r in rs if r.get("parameters_averaged") and key(r) == largest]
         shas = {r.get("params_sha256") for r in rs}
         in_largest = {r.get("params_sha256") for r in averaged}
         table.append({"epoch": epoch, "peers": len(rs), "groups": len(groups), "largest": len(largest),
@@ -123,9 +126,8 @@ def memory_figures(samples, duration):
     return series, sorted(growth, key=lambda g: -g["growth_percent_per_hour"])
 
 
-def comebacks(events, records, ids, honest, duration):
+def comebacks(events, records, honest, duration):
     """For each restart: the collaboration's epoch then, and the first epoch it averaged in a group after."""
-    own = {key: peer for peer, key in ids.items()}
     results = []
     for e in events:
         if e["event"] != "restarted":
@@ -133,7 +135,7 @@ def comebacks(events, records, ids, honest, duration):
         who, t = e["who"], e["t"]
         at = max((r["epoch"] for r in records if r["seen"] <= t and r["who"] in honest), default=0)
         back = next((r for r in records if r["who"] == who and r["seen"] > t and not r.get("state_loaded")
-                     and len(r.get("members", [])) > 1 and group_key(r, own.get(who)) != frozenset()), None)
+                     and len(r.get("members", [])) > 1), None)
         results.append({"who": who, "t": t, "epoch_then": at, "back_at_epoch": back["epoch"] if back else None,
                         "back_after_s": round(back["seen"] - t, 1) if back else None,
                         "in_time": bool(back and back["epoch"] <= at + BACK_WITHIN_EPOCHS),
@@ -279,7 +281,7 @@ def main():
                                      set(clean_keys))
     rounds = rounds_figures(records, ids, uplink_of)
     series, growth = memory_figures(samples, duration)
-    back = comebacks(events, records, ids, honest, duration)
+    back = comebacks(events, records, honest, duration)
     banned = bans(out, keys, ids, honest)
     used = utilisation(records, events, honest, soak["duty"])
     clock = clocks(out, records, soak.get("skewed", {}))

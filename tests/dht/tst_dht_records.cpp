@@ -211,18 +211,22 @@ private Q_SLOTS:
     void readerNotesTheTimesOfSignedRecordsEvenFromTheFuture() {
         const Time now = at(1'700'000'000'000);
         const std::uint64_t slot = RecordRules::valueIdFor(owner().id());
-        RecordReader reader;
+        RecordReader reader(std::nullopt, true);
         QVERIFY(reader.freshestOffsetsMs().empty());
         QVERIFY(reader.read(kKeyHash, slot, signedRecord(now - 20s, 60s).encode(), now).has_value());
         QCOMPARE(reader.freshestOffsetsMs(), std::vector<std::int64_t>{-20000});
         QVERIFY(!reader.read(kKeyHash, slot, signedRecord(now + 300s, 60s).encode(), now).has_value());
         QCOMPARE(reader.rejected(), std::uint64_t(1));
         QCOMPARE(reader.freshestOffsetsMs(), std::vector<std::int64_t>{300000}); // the owner's newest
-        RecordReader other;
+        RecordReader other(std::nullopt, true);
         QByteArray forged = signedRecord(now + 300s, 60s).encode();
         forged[forged.size() - 1] = static_cast<char>(forged[forged.size() - 1] ^ 1);
         QVERIFY(!other.read(kKeyHash, slot, forged, now).has_value());
         QVERIFY(other.freshestOffsetsMs().empty());
+        RecordReader blind; // a reader that does not watch the clock keeps nothing
+        QVERIFY(!blind.read(kKeyHash, slot, signedRecord(now + 300s, 60s).encode(), now).has_value());
+        QVERIFY(blind.read(kKeyHash, slot, signedRecord(now, 60s).encode(), now).has_value());
+        QVERIFY(blind.freshestOffsetsMs().empty());
     }
 
     void readerAdmitsOnlyOwnersWithAValidToken() {
