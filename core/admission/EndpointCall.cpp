@@ -1,5 +1,6 @@
 #include "core/admission/EndpointCall.h"
 
+#include "core/net/CoordinatorClock.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/ProtocolViolation.h"
 #include "core/net/SocketFactory.h"
@@ -28,8 +29,9 @@ using Clock = std::chrono::steady_clock;
 net::WireMessage EndpointCall::exchange(const net::SocketFactory& sockets, const std::string& endpoint,
                                         const std::string& serverCurveKey, const net::MessageCodec& codec,
                                         std::vector<zmq::message_t> frames, std::uint64_t requestId,
-                                        std::chrono::milliseconds timeout) {
+                                        std::chrono::milliseconds timeout, net::CoordinatorClock* clock) {
     const Clock::time_point deadline = Clock::now() + timeout;
+    const auto sent = net::CoordinatorClock::Clock::now();
     zmq::socket_t dealer = sockets.connectDealer(endpoint, serverCurveKey);
     // The DEALER queues only on a completed (CURVE) connection, so sending waits for the handshake: bound
     // by the same timeout, or an endpoint that never answers the handshake would block forever.
@@ -50,8 +52,11 @@ net::WireMessage EndpointCall::exchange(const net::SocketFactory& sockets, const
         } catch (const net::ProtocolViolation& e) {
             throw std::runtime_error(std::string("the token endpoint sent a malformed answer: ") + e.what());
         }
-        if (reply.envelope.request_id() == requestId)
+        if (reply.envelope.request_id() == requestId) {
+            if (clock)
+                clock->noteExchange(reply.envelope.timestamp_ms(), sent, net::CoordinatorClock::Clock::now());
             return reply;
+        }
         // Not ours (the connection is new, so nothing else should come): ignored.
     }
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 namespace sahaj::net {
+class CoordinatorClock;
 class MessageCodec;
 class SocketFactory;
 } // namespace sahaj::net
@@ -23,11 +24,13 @@ public:
     // Connects to `endpoint` (CURVE public key `serverCurveKey`), sends `frames` (an encoded request whose
     // envelope has `requestId`) and returns the first reply with that id, decoded by `codec`. Throws
     // std::runtime_error "no answer from the token endpoint ... within N s" when none comes within
-    // `timeout` (the CURVE handshake included), or saying the answer is malformed.
+    // `timeout` (the CURVE handshake included), or saying the answer is malformed. With `clock`, the
+    // answer's timestamp and the exchange's round trip are noted there (the run's time).
     static net::WireMessage exchange(const net::SocketFactory& sockets, const std::string& endpoint,
                                      const std::string& serverCurveKey, const net::MessageCodec& codec,
                                      std::vector<zmq::message_t> frames, std::uint64_t requestId,
-                                     std::chrono::milliseconds timeout);
+                                     std::chrono::milliseconds timeout,
+                                     net::CoordinatorClock* clock = nullptr);
 };
 
 } // namespace sahaj::admission

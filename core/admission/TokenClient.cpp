@@ -99,7 +99,7 @@ QByteArray checkedToken(const std::string& bytes, const security::PeerIdentity& 
 QByteArray TokenClient::request(const net::SocketFactory& sockets, const std::string& endpoint,
                                 const std::string& serverCurveKey, const security::PeerIdentity& identity,
                                 const QString& runId, const security::PeerId& organiser, Request request,
-                                std::chrono::milliseconds timeout) {
+                                std::chrono::milliseconds timeout, net::CoordinatorClock* clock) {
     const std::optional<wire::Role> role = wireRoleOf(request.role);
     if (!role)
         throw std::invalid_argument("a volunteer may ask for the node, client or auxiliary role only");
@@ -113,7 +113,7 @@ QByteArray TokenClient::request(const net::SocketFactory& sockets, const std::st
     std::vector<zmq::message_t> frames;
     frames.push_back(requestFrame(identity, runId, request, *role, requestId));
     const net::WireMessage reply = EndpointCall::exchange(sockets, endpoint, serverCurveKey, codec,
-                                                          std::move(frames), requestId, timeout);
+                                                          std::move(frames), requestId, timeout, clock);
     if (reply.envelope.has_error())
         throw TokenRefused("the token endpoint rejected the request: " +
                            net::LogText::utf8(reply.envelope.error().message(), 500));

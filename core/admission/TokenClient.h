@@ -10,8 +10,9 @@
 #include <string>
 
 namespace sahaj::net {
+class CoordinatorClock;
 class SocketFactory;
-}
+} // namespace sahaj::net
 namespace sahaj::security {
 class PeerIdentity;
 }
@@ -38,10 +39,11 @@ public:
     // endpoint's reason when it says no; std::runtime_error when no answer came within `timeout`
     // ("no answer from the token endpoint ENDPOINT within N s"), or the answer is malformed or its token
     // does not check out; std::invalid_argument for a request that cannot be sent (bad role, key sizes).
+    // With `clock`, the exchange is noted there (EndpointCall::exchange).
     static QByteArray request(const net::SocketFactory& sockets, const std::string& endpoint,
                               const std::string& serverCurveKey, const security::PeerIdentity& identity,
                               const QString& runId, const security::PeerId& organiser, Request request,
-                              std::chrono::milliseconds timeout);
+                              std::chrono::milliseconds timeout, net::CoordinatorClock* clock = nullptr);
 };
 
 } // namespace sahaj::admission

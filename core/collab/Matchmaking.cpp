@@ -35,16 +35,9 @@ using namespace std::chrono_literals;
 // Other messages kept for the caller: beyond this many, the all-reduce's timeouts handle what is dropped.
 constexpr std::size_t kMaxEarlyMessages = 4096;
 
-std::uint64_t wallMs() {
-    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                          std::chrono::system_clock::now().time_since_epoch())
-                                          .count());
-}
-
-// The steady-clock time at which the wall clock will read `ms`: now when it has passed, and never more than
-// a day ahead (a peer's expiration is its own claim).
-Clock::time_point steadyAt(std::uint64_t ms) {
-    const std::uint64_t now = wallMs();
+// The steady-clock time at which the run's clock, reading `now` ms, will read `ms`: now when it has passed,
+// and never more than a day ahead (a peer's expiration is its own claim).
+Clock::time_point steadyAt(std::uint64_t ms, std::uint64_t now) {
     const std::uint64_t ahead = std::min<std::uint64_t>(ms > now ? ms - now : 0, 24ull * 3600 * 1000);
     return Clock::now() + std::chrono::milliseconds(ahead);
 }
@@ -85,7 +78,7 @@ public:
         : board_(board), codec_(codec), sockets_(sockets), router_(router), options_(options), trust_(trust),
           log_(log), epoch_(epoch), self_(std::move(self)), expected_(std::move(expected)) {
         deadline_ = Clock::now() + options_.deadline;
-        deadlineMs_ = wallMs() + static_cast<std::uint64_t>(options_.deadline.count());
+        deadlineMs_ = board_.nowMs() + static_cast<std::uint64_t>(options_.deadline.count());
         if (router_)
             declare();
         enter(Phase::Choosing, router_ ? "declared for epoch " + std::to_string(epoch_)
@@ -228,7 +221,7 @@ private:
     LeaderCandidate own() const { return {self_.peerId, self_.endpoint, myExpirationMs_}; }
 
     void declare() {
-        myExpirationMs_ = wallMs() + static_cast<std::uint64_t>(options_.gatherTime.count());
+        myExpirationMs_ = board_.nowMs() + static_cast<std::uint64_t>(options_.gatherTime.count());
         gatherStart_ = Clock::now();
         // The record outlives the gathering a little, so that late readers still find their leader.
         const auto ttl = std::chrono::ceil<std::chrono::seconds>(options_.gatherTime) + 2s;
@@ -237,9 +230,9 @@ private:
 
     // Reads the declarations again; this peer's own counts even before the DHT shows it.
     void refresh() {
-        candidates_ = board_.candidates(epoch_, options_.schemaHash, wallMs(), options_.dhtTimeout);
+        candidates_ = board_.candidates(epoch_, options_.schemaHash, board_.nowMs(), options_.dhtTimeout);
         std::erase_if(candidates_, [&](const LeaderCandidate& c) { return c.peerId == self_.peerId; });
-        if (router_ && myExpirationMs_ > wallMs()) {
+        if (router_ && myExpirationMs_ > board_.nowMs()) {
             const LeaderCandidate me = own();
             candidates_.insert(std::find_if(candidates_.begin(), candidates_.end(),
                                             [&](const LeaderCandidate& c) { return me.betterThan(c); }),
@@ -270,7 +263,7 @@ private:
     void startLeading() {
         leading_ = true;
         following_.reset();
-        leadEnd_ = std::min(steadyAt(myExpirationMs_), deadline_);
+        leadEnd_ = std::min(steadyAt(myExpirationMs_, board_.nowMs()), deadline_);
         enter(Phase::Leading, "its own declaration is the best");
     }
 
@@ -414,7 +407,7 @@ private:
             }
             // The leader's expiration is its own claim: however early it says, the wait ends by then plus
             // the grace, and a leader that lets it pass is not followed again (LeaderTrust).
-            promised_ = steadyAt(target.expirationMs) + options_.beginGrace;
+            promised_ = steadyAt(target.expirationMs, board_.nowMs()) + options_.beginGrace;
             beginBy_ = std::min(deadline_, promised_);
             enter(Phase::AwaitingBegin, "accepted by leader " + net::LogText::shortHex(target.peerId));
             return;
@@ -629,13 +622,13 @@ private:
             return wire::JoinReply::BAD_EPOCH;
         if (request.schema_hash() != options_.schemaHash)
             return wire::JoinReply::BAD_SCHEMA;
-        if (request.expiration_ms() <= wallMs())
+        if (request.expiration_ms() <= board_.nowMs())
             return wire::JoinReply::EXPIRED;
         std::string curveKey;
         if (options_.admission)
-            curveKey =
-                MemberCredentials::curveKeyOf(sender, request.member().role(), request.member().token(),
-                                              *options_.admission, static_cast<qint64>(wallMs() / 1000));
+            curveKey = MemberCredentials::curveKeyOf(sender, request.member().role(),
+                                                     request.member().token(), *options_.admission,
+                                                     static_cast<qint64>(board_.nowMs() / 1000));
         if (request.member().peer_id() != sender || (options_.admission && curveKey.empty()))
             return wire::JoinReply::PROTOCOL_VIOLATION; // someone else's entry, or no valid token
         if (!accepted_.count(sender) && accepted_.size() + 1 >= options_.maxGroupSize)

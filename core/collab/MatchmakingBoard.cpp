@@ -16,6 +16,11 @@ QString MatchmakingBoard::keyFor(std::uint64_t epoch) const {
     return QStringLiteral("sahaj/%1/matchmaking/%2").arg(runId_).arg(epoch);
 }
 
+std::uint64_t MatchmakingBoard::nowMs() const {
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(node_.now().time_since_epoch()).count());
+}
+
 QByteArray MatchmakingBoard::encode(std::uint64_t epoch, const std::string& endpoint,
                                     const std::string& schemaHash, std::uint64_t expirationMs) {
     wire::Declaration declaration;

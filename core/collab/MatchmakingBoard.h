@@ -40,6 +40,8 @@ public:
                        LeaderCandidate& candidate);
 
     QString keyFor(std::uint64_t epoch) const;
+    // The run's time (DhtNode::now) in ms since the epoch: what declarations' expirations are read against.
+    std::uint64_t nowMs() const;
     std::uint64_t rejectedRecords() const { return rejected_; }
 
 private:

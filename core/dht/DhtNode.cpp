@@ -27,8 +27,6 @@ namespace sahaj::dht {
 
 namespace {
 
-using Clock = std::chrono::system_clock;
-
 ::dht::InfoHash hashOf(const QString& key) {
     if (key.isEmpty())
         throw std::invalid_argument("a DHT key is empty");
@@ -87,7 +85,7 @@ struct DhtNode::PendingGet {
 };
 
 DhtNode::DhtNode(DhtNodeOptions options)
-    : options_(std::move(options)),
+    : options_(std::move(options)), clock_(runClockWith(options_.clockOffset)),
       reader_(std::make_shared<RecordReader>(options_.admission, options_.watchClock)),
       quota_(std::make_shared<OwnerKeyQuota>()), runner_(std::make_unique<::dht::DhtRunner>()) {
     if (options_.listenInterval <= std::chrono::milliseconds(0))
@@ -106,7 +104,7 @@ DhtNode::DhtNode(DhtNodeOptions options)
     ::dht::DhtRunner::Context context;
     context.sock = bindSocket(options_);
     runner_->run(config, std::move(context));
-    runner_->registerType(RecordValueType::make(reader_, quota_));
+    runner_->registerType(RecordValueType::make(reader_, quota_, clock_));
     for (const HostPort& node : bootstrap)
         bootstrap_.emplace_back(node.host.toStdString(), std::to_string(node.port));
     for (const auto& [host, port] : bootstrap_)
@@ -152,7 +150,7 @@ void DhtNode::put(const QString& key, const QByteArray& payload, std::chrono::se
         throw std::logic_error("DhtNode::put: this run admits peers by token, and this node has none to "
                                "publish with (DhtNodeOptions::credential)");
     const ::dht::InfoHash hash = hashOf(key);
-    const auto now = Clock::now();
+    const auto now = clock_();
     const QByteArray bytes = RecordEnvelope::sign(*options_.identity, bytesOf(hash), now, now + ttl, payload,
                                                   std::move(credential))
                                  .encode();
@@ -185,10 +183,10 @@ void DhtNode::setCredential(QByteArray credential) {
 std::shared_ptr<DhtNode::PendingGet> DhtNode::startGet(const QString& key, RecordsCallback done) {
     const ::dht::InfoHash hash = hashOf(key);
     auto pending = std::make_shared<PendingGet>();
-    ::dht::GetCallback onValues = [pending, reader = reader_, hash, onToken = options_.onToken](
-                                      const std::vector<std::shared_ptr<::dht::Value>>& values) {
+    ::dht::GetCallback onValues = [pending, reader = reader_, hash, onToken = options_.onToken,
+                                   clock = clock_](const std::vector<std::shared_ptr<::dht::Value>>& values) {
         for (const auto& value : values) {
-            if (auto record = reader->read(bytesOf(hash), value->id, bytesOf(value->data), Clock::now())) {
+            if (auto record = reader->read(bytesOf(hash), value->id, bytesOf(value->data), clock())) {
                 if (onToken && record->token)
                     onToken(*record->token);
                 std::lock_guard lock(pending->mutex);
@@ -197,13 +195,13 @@ std::shared_ptr<DhtNode::PendingGet> DhtNode::startGet(const QString& key, Recor
         }
         return true;
     };
-    ::dht::DoneCallbackSimple onDone = [pending, done = std::move(done)](bool) {
+    ::dht::DoneCallbackSimple onDone = [pending, done = std::move(done), clock = clock_](bool) {
         std::vector<DhtRecord> records;
         {
             std::lock_guard lock(pending->mutex);
             pending->done = true;
             if (done)
-                records = pending->records.live(Clock::now());
+                records = pending->records.live(clock());
         }
         pending->finished.notify_all();
         if (done)
@@ -218,7 +216,7 @@ std::vector<DhtRecord> DhtNode::get(const QString& key, std::chrono::millisecond
     const auto pending = startGet(key, {});
     std::unique_lock lock(pending->mutex);
     pending->finished.wait_for(lock, timeout, [&] { return pending->done; });
-    return pending->records.live(Clock::now());
+    return pending->records.live(clock_());
 }
 
 void DhtNode::getAsync(const QString& key, RecordsCallback done) {
@@ -253,8 +251,8 @@ void DhtNode::cancelListen(ListenToken token) {
 
 void DhtNode::poll(const std::shared_ptr<RecordSubscription>& subscription) {
     if (subscription->beginRound())
-        startGet(subscription->key(), [subscription](std::vector<DhtRecord> records) {
-            subscription->deliver(records, Clock::now());
+        startGet(subscription->key(), [subscription, clock = clock_](std::vector<DhtRecord> records) {
+            subscription->deliver(records, clock());
         });
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/dht/DhtNodeOptions.h"
 #include "core/dht/DhtRecord.h"
+#include "core/dht/RunClock.h"
 
 #include <QByteArray>
 #include <QString>
@@ -105,6 +106,11 @@ public:
     // of this computer's clock.
     std::vector<std::int64_t> freshestRecordOffsetsMs() const;
 
+    // The run's time, by which this node stamps and judges records: this computer's clock plus
+    // DhtNodeOptions::clockOffset. Whatever compares times with records' (a declaration's expiration, a
+    // progress record's measurement) reads this clock.
+    std::chrono::system_clock::time_point now() const { return clock_(); }
+
 private:
     struct PendingGet;
 
@@ -114,6 +120,7 @@ private:
     void bootstrapAgainIfAlone();
 
     DhtNodeOptions options_;
+    RunClock clock_;
     std::vector<std::pair<std::string, std::string>> bootstrap_; // host, port: options_.bootstrap, parsed
     std::chrono::steady_clock::time_point nextBootstrap_{};      // the poller thread's own
     mutable std::mutex credentialMutex_; // guards options_.credential, which a renewal replaces

@@ -19,9 +19,10 @@ enum class RecordVerdict {
 //
 // Times come from the owner's clock and are judged by the reader's, so clock skew shifts a record's
 // life: a peer whose clock is ahead by s is seen s longer, one behind is seen s shorter (and not at all
-// when s exceeds its ttl). Peers are expected to run NTP; records claiming to be issued more than
-// kMaxClockSkew in the reader's future are refused, and no record may claim to live longer than kMaxTtl,
-// so a wrong or hostile clock cannot make a record outlive its owner by more than that.
+// when s exceeds its ttl). A volunteer's node keeps the run's time rather than its own clock (DhtNode::now,
+// the coordinator's: docs/security.md), so the skew left is what that measurement misses. Records claiming
+// to be issued more than kMaxClockSkew in the reader's future are refused, and no record may claim to live
+// longer than kMaxTtl, so a wrong or hostile clock cannot make a record outlive its owner by more than that.
 class RecordRules {
 public:
     static constexpr std::chrono::seconds kMaxTtl{600};

@@ -9,19 +9,19 @@
 namespace sahaj::dht {
 
 ::dht::ValueType RecordValueType::make(std::shared_ptr<RecordReader> reader,
-                                       std::shared_ptr<OwnerKeyQuota> quota) {
-    auto store = [reader, quota](::dht::InfoHash key, std::shared_ptr<::dht::Value>& value,
-                                 const ::dht::InfoHash&, const ::dht::SockAddr&) {
-        const auto now = RecordEnvelope::Clock::now();
+                                       std::shared_ptr<OwnerKeyQuota> quota, RunClock clock) {
+    auto store = [reader, quota, clock](::dht::InfoHash key, std::shared_ptr<::dht::Value>& value,
+                                        const ::dht::InfoHash&, const ::dht::SockAddr&) {
+        const auto now = clock();
         const QByteArrayView keyHash = bytesOf(key);
         const auto record = reader->read(keyHash, value->id, bytesOf(value->data), now);
         return record && now < record->expiresAt &&
                quota->admit(record->owner, keyHash, record->expiresAt, now);
     };
-    auto edit = [reader, quota](::dht::InfoHash key, const std::shared_ptr<::dht::Value>& stored,
-                                std::shared_ptr<::dht::Value>& incoming, const ::dht::InfoHash&,
-                                const ::dht::SockAddr&) {
-        const auto now = RecordEnvelope::Clock::now();
+    auto edit = [reader, quota, clock = std::move(clock)](
+                    ::dht::InfoHash key, const std::shared_ptr<::dht::Value>& stored,
+                    std::shared_ptr<::dht::Value>& incoming, const ::dht::InfoHash&, const ::dht::SockAddr&) {
+        const auto now = clock();
         const QByteArrayView keyHash = bytesOf(key);
         const auto fresh = reader->read(keyHash, incoming->id, bytesOf(incoming->data), now);
         if (!fresh || now >= fresh->expiresAt)

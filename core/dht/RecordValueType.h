@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/dht/RunClock.h"
+
 #include <cstdint>
 #include <memory>
 
@@ -22,7 +24,9 @@ public:
     // (so a replayed old record or a forger cannot overwrite it). Stored values expire after
     // RecordRules::kMaxTtl whatever their own expiry; readers drop them at their own expiry. Refusals are
     // counted by `reader`. An owner stores under at most OwnerKeyQuota::kMaxKeysPerOwner keys (`quota`).
-    static ::dht::ValueType make(std::shared_ptr<RecordReader> reader, std::shared_ptr<OwnerKeyQuota> quota);
+    // Records are judged at `clock`'s time.
+    static ::dht::ValueType make(std::shared_ptr<RecordReader> reader, std::shared_ptr<OwnerKeyQuota> quota,
+                                 RunClock clock);
 };
 
 } // namespace sahaj::dht

@@ -19,6 +19,7 @@
 #include "core/dht/DhtNodeOptions.h"
 #include "core/dht/RecordRules.h"
 #include "core/net/ConnectionPacer.h"
+#include "core/net/CoordinatorClock.h"
 #include "core/net/LinkBandwidth.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/MessageValidator.h"
@@ -173,6 +174,9 @@ struct CollaborationLink::Session {
             result.admission = options.security->admission;
             result.credential = options.security->token;
             result.onToken = [zap](const security::AccessToken& token) { admit(*zap, token); };
+            // Records are stamped and read on the coordinator's time (net::CoordinatorClock).
+            if (const std::shared_ptr<const net::CoordinatorClock> clock = options.security->clock)
+                result.clockOffset = [clock] { return clock->offset(); };
         }
         return result;
     }
@@ -337,7 +341,7 @@ CollaborationLink::~CollaborationLink() {
     // Departure: replace this peer's records by ones that expire at once, so that the others stop
     // counting its progress and stop offering it as a donor.
     try {
-        collab::PeerProgress last = session_->tracker.localRecord(SystemClock::now());
+        collab::PeerProgress last = session_->tracker.localRecord(session_->dht.now());
         last.samplesAccumulated = 0;
         last.samplesPerSecond = 0.0;
         session_->progressBoard.publish(last, 1s);
@@ -438,12 +442,12 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         // would make its parameters and moments everyone's.
         roundOptions.maxWeights =
             state ? std::vector<double>(spec.members.size(), 1.0)
-                  : collab::WeightBounds::of(spec, s.tracker.remoteRecords(), SystemClock::now());
+                  : collab::WeightBounds::of(spec, s.tracker.remoteRecords(), s.dht.now());
         // Within its own words, a gradient part counts for at most twice the group's median claim: a liar
         // that claims 10^12 samples everywhere does not buy the mean (docs/security.md).
         if (!state)
             roundOptions.weightCaps =
-                collab::WeightBounds::countedAtMost(spec, s.tracker.remoteRecords(), SystemClock::now());
+                collab::WeightBounds::countedAtMost(spec, s.tracker.remoteRecords(), s.dht.now());
         roundOptions.floors = state ? options_.stateFloors : std::vector<collab::ValueFloor>{};
         roundOptions.downloadBytesPerSecond = options_.downloadBytesPerSecond;
         auto running = std::make_unique<RunningRound>();
@@ -571,7 +575,7 @@ void CollaborationLink::epochCompleted(std::uint64_t epoch,
                                        std::shared_ptr<const collab::StateChunker> snapshot) {
     call([&](Session& s) {
         if (epoch > s.tracker.localEpoch()) {
-            s.tracker.onEpochCompleted(epoch, SystemClock::now());
+            s.tracker.onEpochCompleted(epoch, s.dht.now());
             s.epochChangedAt = SteadyClock::now();
         }
         if (options_.stateDonor)
@@ -791,7 +795,7 @@ void CollaborationLink::publishRecord(Session& s, SystemClock::time_point now) {
 }
 
 void CollaborationLink::refreshProgress(Session& s) {
-    const auto now = SystemClock::now();
+    const auto now = s.dht.now();
     // During a round only the record is kept alive (a publish does not wait; reading the others' records
     // does, and a round stalled by lookups would take longer): a round may outlast the record's lifetime,
     // and a peer missing from the others' progress is not expected in their next group.
@@ -803,8 +807,8 @@ void CollaborationLink::refreshProgress(Session& s) {
     if (!s.refresh.isDue(s.tracker.localEpoch(), now))
         return;
     publishRecord(s, now);
-    s.tracker.update(s.progressBoard.fetch(kDhtLookup), SystemClock::now());
-    const auto after = SystemClock::now();
+    s.tracker.update(s.progressBoard.fetch(kDhtLookup), s.dht.now());
+    const auto after = s.dht.now();
     const collab::GlobalProgress global = s.tracker.globalProgress(after);
     s.refresh.refreshed(global, s.tracker.localEpoch(), after);
     maybeGiveUpMatchmaking(s, global.epoch);
@@ -844,7 +848,7 @@ void CollaborationLink::announce(Session& s) {
 void CollaborationLink::maybeDownloadState(Session& s) {
     if (s.statePending || s.groupOutstanding || s.download || s.matchmaking->active())
         return;
-    const auto now = SystemClock::now();
+    const auto now = s.dht.now();
     const collab::GlobalProgress global = s.tracker.globalProgress(now);
     const std::uint64_t local = s.tracker.localEpoch();
     // A newcomer loads the newest state before it trains; a peer that fell more than one epoch behind
@@ -906,7 +910,7 @@ void CollaborationLink::stepDownload(Session& s) {
     s.donorHistory.failed(downloader->lastFailures(), SteadyClock::now());
     std::optional<collab::StateDownload> download = downloader->take();
     const std::string behindAt = "behind at epoch " + std::to_string(s.downloadFrom) + " of " +
-                                 std::to_string(s.tracker.globalProgress(SystemClock::now()).epoch);
+                                 std::to_string(s.tracker.globalProgress(s.dht.now()).epoch);
     if (!download) {
         s.chaseFailed = s.chasing;
         s.chasing = false;
@@ -934,7 +938,7 @@ void CollaborationLink::maybeFormGroup(Session& s) {
     if (s.matchmaking->active() || s.groupOutstanding || s.statePending || s.download || !s.synced ||
         s.chasing)
         return;
-    const auto now = SystemClock::now();
+    const auto now = s.dht.now();
     const std::uint64_t local = s.tracker.localEpoch();
     if (options_.lastEpoch > 0 && local >= options_.lastEpoch)
         return; // leaving: this peer trains no further
@@ -1023,15 +1027,15 @@ void CollaborationLink::stepMatchmaking(Session& s) {
     result.early = std::move(parts);
     if (s.chasing)
         return; // given up (maybeGiveUpMatchmaking): the newer state is loaded instead
-    if (result.group.members.size() < 2 && !s.tracker.readyToEndEpoch(SystemClock::now()))
+    if (result.group.members.size() < 2 && !s.tracker.readyToEndEpoch(s.dht.now()))
         return; // alone, and early: try again (the others may be about to look) rather than wait alone
     // Alone at an epoch the others have already left: stepping alone would keep this peer one epoch behind
     // for good (each epoch it misses their group by the same margin). Load their newer state instead;
     // only if no donor has it does it step alone.
     if (result.group.members.size() < 2 && !s.chaseFailed) {
         // The records read before matchmaking are as old as the gather time: read them again.
-        s.tracker.update(s.progressBoard.fetch(kDhtLookup), SystemClock::now());
-        if (s.tracker.globalProgress(SystemClock::now()).epoch > local) {
+        s.tracker.update(s.progressBoard.fetch(kDhtLookup), s.dht.now());
+        if (s.tracker.globalProgress(s.dht.now()).epoch > local) {
             s.chasing = true;
             return;
         }
@@ -1042,7 +1046,7 @@ void CollaborationLink::stepMatchmaking(Session& s) {
     // for at most a matchmaking deadline; then it steps alone rather than not at all (their records may
     // outlive them, or lie).
     if (result.group.members.size() < 2) {
-        if (const std::size_t others = s.tracker.peersAt(local, SystemClock::now()).size(); others > 0) {
+        if (const std::size_t others = s.tracker.peersAt(local, s.dht.now()).size(); others > 0) {
             const auto now = SteadyClock::now();
             if (!s.aloneSince || s.aloneSince->first != local) {
                 s.aloneSince.emplace(local, now);
@@ -1067,7 +1071,7 @@ void CollaborationLink::maybeReleaseGroup(Session& s) {
     // The group formed ahead of time; the round starts when the batch is full (or due), so that the
     // averaged batch is the target size. A group whose batch never fills (everyone paused) goes ahead
     // after the matchmaking deadline rather than holding its members forever.
-    if (!s.tracker.readyToEndEpoch(SystemClock::now()) &&
+    if (!s.tracker.readyToEndEpoch(s.dht.now()) &&
         SteadyClock::now() - s.pendingSince < options_.matchmaking.deadline)
         return;
     // A peer that trains nothing (the coordinator, an auxiliary) looks for groups early, so a peer that
@@ -1079,7 +1083,7 @@ void CollaborationLink::maybeReleaseGroup(Session& s) {
     // (leftGroups), so that none waits for it. Trainers look near their batch's end, together: leaving
     // would only cost the group's other members their span from this peer.
     const std::uint64_t local = s.tracker.localEpoch();
-    const std::vector<std::string> atEpoch = s.tracker.peersAt(local, SystemClock::now());
+    const std::vector<std::string> atEpoch = s.tracker.peersAt(local, s.dht.now());
     std::size_t inGroup = 0;
     for (const std::string& peer : atEpoch)
         inGroup += s.pending->group.indexOf(peer) >= 0 ? 1 : 0;
@@ -1128,7 +1132,7 @@ void CollaborationLink::lookAround(Session& s) {
 
 void CollaborationLink::publishStatus(Session& s) {
     LinkStatus status;
-    status.global = s.tracker.globalProgress(SystemClock::now());
+    status.global = s.tracker.globalProgress(s.dht.now());
     status.localEpoch = s.tracker.localEpoch();
     status.remotePeers = static_cast<int>(s.tracker.remotePeers());
     status.bandwidthBytesPerSecond = s.bandwidth.bytesPerSecond();

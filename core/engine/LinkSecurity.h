@@ -7,6 +7,9 @@
 #include <functional>
 #include <memory>
 
+namespace sahaj::net {
+class CoordinatorClock;
+}
 namespace sahaj::security {
 class CurveKeyPair;
 }
@@ -24,6 +27,9 @@ struct LinkSecurity {
     // authority refuses or cannot be reached. Called on the collaboration thread once a third of the token's
     // lifetime is left (looked at every 5 s), then again every LinkOptions::renewRetry until it succeeds.
     std::function<QByteArray(const QByteArray& current)> renew;
+    // The coordinator's time, as the exchanges with its token endpoint measured it (renewals go on
+    // measuring): the collaboration's DHT node stamps and judges records by it. Null: this computer's clock.
+    std::shared_ptr<const net::CoordinatorClock> clock;
 };
 
 } // namespace sahaj::engine

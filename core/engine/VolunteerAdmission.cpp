@@ -7,6 +7,7 @@
 #include "core/dht/ClockEvidence.h"
 #include "core/dht/DhtNode.h"
 #include "core/engine/SavedToken.h"
+#include "core/net/CoordinatorClock.h"
 #include "core/net/SocketFactory.h"
 #include "core/net/ZapHandler.h"
 #include "core/security/AccessToken.h"
@@ -35,6 +36,8 @@ constexpr auto kFirstTokenPatience = 60s;
 // address (a campus NAT) or join at once are told to come back, and do, rather than give up.
 constexpr auto kRateLimitPatience = 10min;
 constexpr auto kRequestTimeout = 5s;
+// A clock off by less than this is not worth a word: the run's time absorbs it.
+constexpr std::chrono::milliseconds kClockWorthSaying = 2s;
 
 bool cancelled(const std::atomic<bool>* cancel) {
     return cancel && cancel->load();
@@ -77,14 +80,28 @@ net::SocketFactory endpointSockets(zmq::context_t& context, const security::Peer
 }
 
 // One request to the endpoint, on a context of its own (the link's context belongs to its thread).
+// The exchange is noted in `clock` (the run's time).
 QByteArray requestToken(const std::string& endpoint, const run::RunManifest& manifest,
                         const security::PeerIdentity& identity, const security::CurveKeyPair& curve,
-                        admission::TokenClient::Request request) {
+                        admission::TokenClient::Request request, net::CoordinatorClock& clock) {
     zmq::context_t context;
     const net::SocketFactory sockets = endpointSockets(context, identity, curve);
     return admission::TokenClient::request(sockets, endpoint, rawKey(manifest.authCurveKey), identity,
                                            manifest.runId, security::PeerId::fromHex(manifest.organiser),
-                                           std::move(request), kRequestTimeout);
+                                           std::move(request), kRequestTimeout, &clock);
+}
+
+// Says how far this computer's clock is from the coordinator's, when that is enough to matter to a person
+// (the run goes on by the coordinator's time: docs/security.md, "Clocks").
+void tellClockOffset(const net::CoordinatorClock& clock) {
+    const auto offset = clock.offset();
+    if (!clock.measured() || std::chrono::abs(offset) < kClockWorthSaying)
+        return;
+    qWarning(
+        "this computer's clock is %.1f s %s the coordinator's: the run's records are stamped and read by "
+        "the coordinator's time; set this clock right (NTP) all the same",
+        static_cast<double>(std::chrono::abs(offset).count()) / 1000.0,
+        offset.count() < 0 ? "ahead of" : "behind");
 }
 
 // The token endpoint the coordinator announces in its DHT record (a record whose token, signed by the
@@ -206,8 +223,19 @@ std::string VolunteerAdmission::admit(PeerOptions& options, const QString& ident
                                         cancel);
     if (endpoint.empty() && !issued)
         throw std::runtime_error("joining was cancelled while looking for the coordinator's token endpoint");
+    const auto clock = std::make_shared<net::CoordinatorClock>();
     if (!token.isEmpty()) {
-        // used as it is; renewed below like any other
+        // Renewed at once when the endpoint answers: a fresh token, and the coordinator's time for this
+        // start (a client asks nothing else of the endpoint); used as it is when it does not.
+        if (!endpoint.empty()) {
+            admission::TokenClient::Request renewal = request;
+            renewal.currentToken = token;
+            try {
+                token = requestToken(endpoint, manifest, *identity, *curve, renewal, *clock);
+            } catch (const std::exception& e) {
+                qWarning("the saved access token was not renewed at start (%s): used as it is", e.what());
+            }
+        }
     } else if (issued) {
         token = credentials.issuedToken;
         const std::string source =
@@ -231,7 +259,7 @@ std::string VolunteerAdmission::admit(PeerOptions& options, const QString& ident
         const auto giveUpAt = start + kFirstTokenPatience;
         for (;;) {
             try {
-                token = requestToken(endpoint, manifest, *identity, *curve, request);
+                token = requestToken(endpoint, manifest, *identity, *curve, request, *clock);
                 break;
             } catch (const admission::TokenRefused& e) {
                 // A little more than asked, spread out: volunteers turned away together do not all
@@ -260,12 +288,16 @@ std::string VolunteerAdmission::admit(PeerOptions& options, const QString& ident
     security.admission = {organiser, manifest.runId};
     security.curve = curve;
     security.token = token;
+    security.clock = clock;
+    tellClockOffset(*clock);
     request.secret.clear(); // renewals present the current token instead
     if (!endpoint.empty())
-        security.renew = [endpoint, manifest, identity, curve, request, saved](const QByteArray& current) {
+        security.renew = [endpoint, manifest, identity, curve, request, saved,
+                          clock](const QByteArray& current) {
             admission::TokenClient::Request renewal = request;
             renewal.currentToken = current;
-            QByteArray renewed = requestToken(endpoint, manifest, *identity, *curve, renewal);
+            QByteArray renewed = requestToken(endpoint, manifest, *identity, *curve, renewal, *clock);
+            tellClockOffset(*clock);
             // A few hundred bytes once in hours: written on the collaboration thread.
             if (const QString problem = saved.save(renewed); !problem.isEmpty())
                 qWarning("the renewed access token was not kept for the next start: %s",

@@ -8,6 +8,7 @@
 #include "core/collab/LoadBalancer.h"
 #include "core/collab/TensorEncoding.h"
 #include "tests/collab/AllReduceTestVector.h"
+#include "tests/common/SkewedClock.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -471,21 +472,12 @@ private Q_SLOTS:
     // distinction every honest aggregator named it a violator, and the engine banned it for 10 minutes,
     // every round.
     void aClockThreeMinutesOffIsExcludedNotBanned() {
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-        // libfaketime and AddressSanitizer both intercept the clock, and a process with both hangs at start.
-        QSKIP("the clang build's processes run under AddressSanitizer, which libfaketime cannot join; the "
-              "main build runs this check");
-#endif
-#endif
-        const QString faketime = QStringLiteral("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
-        if (!QFile::exists(faketime))
-            QFAIL("libfaketime is not installed (scripts/setup.sh installs the faketime package)");
+        SAHAJ_NEEDS_SKEWED_CLOCKS();
         const std::int64_t size = 30'000;
         const int skewed = 2;
         std::vector<Peer> peers =
             start({"node", "node", "node"}, {3, 5, 7}, size, {"--timeout-ms", "2000", "--curve", "yes"}, {},
-                  {{}, {}, {"LD_PRELOAD=" + faketime, "FAKETIME=-3m", "FAKETIME_DONT_FAKE_MONOTONIC=1"}});
+                  {{}, {}, test::skewedClockEnvironment("-3m")});
         collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp16(), 8192);
         // The skewed member aggregates nothing, so the honest members' round can be complete.
         spec.spanCounts = {15'000, 15'000, 0};

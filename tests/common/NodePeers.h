@@ -5,6 +5,7 @@
 
 #include "tests/common/NodeProcess.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
@@ -102,6 +103,30 @@ inline std::unique_ptr<QProcess> launchNode(const QStringList& arguments, const 
     if (!process->waitForStarted())
         qFatal("sahaj-node did not start");
     return process;
+}
+
+// Starts sahaj-node with `arguments` as a peer whose folder `dir` (created) holds its logs (dir/log.out,
+// dir/log.err); `environment` as for launchNode.
+inline NodePeer startNode(const QString& dir, const QStringList& arguments,
+                          const QStringList& environment = {}) {
+    QDir().mkpath(dir);
+    return NodePeer{dir, launchNode(arguments, dir + "/log", environment)};
+}
+
+// A coordinator's arguments for the collaboration tests: the run `manifest`, listening on loopback, its state
+// and outputs in `dir`.
+inline QStringList coordinatorArguments(const QString& manifest, const QString& dir) {
+    return {"coordinator", "--manifest", manifest, "--listen", "127.0.0.1:0",
+            "--state-dir", dir,          "--out",  dir};
+}
+
+// A volunteer's arguments for the collaboration tests: the run's join file, the coordinator's DHT address,
+// its keys and outputs in `dir`, `steps` epochs, and its data order `seed`.
+inline QStringList volunteerArguments(const QString& join, const QString& bootstrap, const QString& dir,
+                                      int steps, int seed) {
+    return {
+        "volunteer", "--manifest", join,      "--coordinator",        bootstrap, "--identity",         dir,
+        "--out",     dir,          "--steps", QString::number(steps), "--seed",  QString::number(seed)};
 }
 
 // The "127.0.0.1:PORT" DHT address a coordinator printed in its "joined" line to LOG.out, or "" when it

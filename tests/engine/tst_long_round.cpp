@@ -73,26 +73,17 @@ private Q_SLOTS:
             initTinyRun(manifest, kRunId, corpus, sampleTokenizerPath(), "128", "0.01", "2", "5");
         QVERIFY2(init.status == 0, qPrintable(init.err + init.out));
 
-        NodePeer coordinator;
-        coordinator.dir = dir_.filePath("coordinator");
-        QDir().mkpath(coordinator.dir);
-        coordinator.process =
-            launchNode(QStringList{"coordinator", "--manifest", manifest, "--listen", "127.0.0.1:0",
-                                   "--state-dir", coordinator.dir, "--out", coordinator.dir, "--steps", "1"} +
-                           kTiming,
-                       coordinator.dir + "/log");
+        const QString coordinatorDir = dir_.filePath("coordinator");
+        NodePeer coordinator = startNode(coordinatorDir, coordinatorArguments(manifest, coordinatorDir) +
+                                                             QStringList{"--steps", "1"} + kTiming);
         const QString bootstrap = coordinatorAddress(coordinator.dir + "/log");
         QVERIFY(!bootstrap.isEmpty());
         const auto volunteer = [&](const QString& name, const QStringList& extra) {
-            NodePeer peer;
-            peer.dir = dir_.filePath(name);
-            QDir().mkpath(peer.dir);
-            peer.process = launchNode(QStringList{"volunteer", "--manifest", dir_.filePath("manifest.join"),
-                                                  "--coordinator", bootstrap, "--identity", peer.dir, "--out",
-                                                  peer.dir, "--steps", "1"} +
-                                          kTiming + extra,
-                                      peer.dir + "/log");
-            return peer;
+            const QString dir = dir_.filePath(name);
+            return startNode(dir, QStringList{"volunteer", "--manifest", dir_.filePath("manifest.join"),
+                                              "--coordinator", bootstrap, "--identity", dir, "--out", dir,
+                                              "--steps", "1"} +
+                                      kTiming + extra);
         };
         NodePeer fast = volunteer("fast", {});
         NodePeer slow = volunteer("slow", {"--max-upload-mbps", "0.4"});

@@ -54,41 +54,23 @@ class TestRobustAggregationProcesses : public QObject {
 
     // A coordinator and kVolunteers volunteers, the last `attackers` of them attacking, for kEpochs.
     Outcome train(const QString& manifestPath, const QString& name, int attackers) {
-        NodePeer coordinator;
-        coordinator.dir = dir_.filePath(name + "/coordinator");
-        QDir().mkpath(coordinator.dir);
-        coordinator.process = launchNode(QStringList{"coordinator", "--manifest", manifestPath, "--listen",
-                                                     "127.0.0.1:0", "--state-dir", coordinator.dir, "--out",
-                                                     coordinator.dir, "--steps", "1000",
-                                                     // Nine peers on one address: all admitted at once.
-                                                     "--joins-per-address", "64"} +
-                                             kTiming,
-                                         coordinator.dir + "/log");
+        const QString coordinatorDir = dir_.filePath(name + "/coordinator");
+        NodePeer coordinator = startNode(
+            coordinatorDir, coordinatorArguments(manifestPath, coordinatorDir) +
+                                // Nine peers on one address: all admitted at once.
+                                QStringList{"--steps", "1000", "--joins-per-address", "64"} + kTiming);
         const QString bootstrap = coordinatorAddress(coordinator.dir + "/log");
         if (bootstrap.isEmpty())
             return {};
-        std::vector<NodePeer> peers(kVolunteers);
+        std::vector<NodePeer> peers;
         for (int i = 0; i < kVolunteers; ++i) {
-            NodePeer& peer = peers[static_cast<std::size_t>(i)];
-            peer.dir = dir_.filePath(QStringLiteral("%1/v%2").arg(name).arg(i));
-            QDir().mkpath(peer.dir);
-            QStringList arguments{"volunteer",
-                                  "--manifest",
-                                  QString(manifestPath).replace(".json", ".join"),
-                                  "--coordinator",
-                                  bootstrap,
-                                  "--identity",
-                                  peer.dir,
-                                  "--out",
-                                  peer.dir,
-                                  "--steps",
-                                  QString::number(kEpochs),
-                                  "--seed",
-                                  QString::number(100 + i)};
+            const QString dir = dir_.filePath(QStringLiteral("%1/v%2").arg(name).arg(i));
+            QStringList arguments = volunteerArguments(QString(manifestPath).replace(".json", ".join"),
+                                                       bootstrap, dir, kEpochs, 100 + i);
             const int attacker = i - (kVolunteers - attackers);
             if (attacker >= 0)
                 arguments << "--attack" << (attacker % 2 == 0 ? "negate" : "random");
-            peer.process = launchNode(arguments + kTiming, peer.dir + "/log");
+            peers.push_back(startNode(dir, arguments + kTiming));
         }
         std::vector<NodePeer*> all;
         for (NodePeer& peer : peers)
