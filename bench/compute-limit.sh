@@ -8,8 +8,7 @@
 # Usage: bench/compute-limit.sh [--percent P] [--steps K] [--target-batch N] [--out DIR] [--node PATH]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-node=$here/build/app/node/sahaj-node
-tokenizer=$here/build/tests/data/sample-tokenizer/tokenizer.json
+source "$here/bench/lib/loopback-run.sh"
 percent=20 steps=10 target=512 out=''
 while (($#)); do
   case "$1" in
@@ -23,36 +22,13 @@ while (($#)); do
   esac
   shift
 done
-[ -x "$node" ] || { echo "compute-limit.sh: no sahaj-node at $node (run scripts/setup.sh)" >&2; exit 1; }
-[ -f "$tokenizer" ] || { echo "compute-limit.sh: no tokenizer at $tokenizer (run scripts/setup.sh)" >&2; exit 1; }
-[ -n "$out" ] || out=$(mktemp -d /tmp/sahaj-compute-limit.XXXXXX)
-rm -rf "$out" && mkdir -p "$out"
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-}
-trap cleanup EXIT
-
-timing=(--gather-ms 3000 --min-gather-ms 700 --lead-ms 1000 --threads 1)
-"$node" run-init --out "$out/run.json" --run-id compute-limit --config tiny \
-  --corpus "$here/tests/train/data/bengali-sample.txt" --tokenizer "$tokenizer" --target-batch "$target" \
-  --seq 64 --lr 0.01 --warmup 2 --total-steps 100 --average-every 5 --coordinator 127.0.0.1:4600 \
-  >"$out/run-init.log" 2>&1 || { cat "$out/run-init.log"; exit 1; }
-mkdir -p "$out/coordinator"
-"$node" coordinator --manifest "$out/run.json" --listen 127.0.0.1:0 --state-dir "$out/coordinator" \
-  --out "$out/coordinator" --steps 1000 "${timing[@]}" >"$out/coordinator/log.out" 2>"$out/coordinator/log.err" &
-pids+=($!)
-port=$("$here/scripts/coordinator-port.sh" "$out/coordinator/log.out")
-[ -n "$port" ] || { echo "compute-limit.sh: the coordinator did not start" >&2; exit 1; }
+loopback_prepare compute-limit
+loopback_init "$out" compute-limit "$target"
+loopback_coordinator "$out"
 for name in full limited; do
   extra=()
   [ "$name" = limited ] && extra=(--max-compute-percent "$percent")
-  mkdir -p "$out/$name"
-  "$node" volunteer --manifest "$out/run.join" --coordinator "127.0.0.1:$port" --identity "$out/$name" \
-    --out "$out/$name" --steps "$steps" --seed "${#pids[@]}" "${timing[@]}" "${extra[@]}" \
-    >"$out/$name/log.out" 2>"$out/$name/log.err" &
-  pids+=($!)
+  loopback_volunteer "$out" "$name" "$steps" "${extra[@]}"
 done
 wait "${pids[1]}" "${pids[2]}"
 

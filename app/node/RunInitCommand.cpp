@@ -100,6 +100,7 @@ run::TrainingSettings trainingSettings(const QCommandLineParser& parser, const m
     t.maxEpochs = t.totalSteps;
     t.parameterAveragingEvery =
         CommandLine::integerValue(parser, "average-every", t.parameterAveragingEvery, 1, kMaxCount);
+    t.delayedUpdates = parser.isSet("delayed-updates");
     if (parser.isSet("wire")) {
         const auto wire = run::TrainingSettings::wireDtypeFromName(parser.value("wire"));
         if (!wire)
@@ -184,6 +185,9 @@ void RunInitCommand::addOptions(QCommandLineParser& parser) const {
              .arg(recipe.parameterAveragingEvery),
          "K"},
         {"wire", "Encoding of averaged tensors on the wire: fp16 or int8 (default: fp16).", "DTYPE"},
+        {"delayed-updates",
+         "Average each batch's gradient while the next one computes, and apply the step one batch late "
+         "(default: wait for each round)."},
         {"aggregation",
          "How aggregators combine gradients: mean, or centered_clip (robust to a minority of attackers) "
          "(default: mean).",

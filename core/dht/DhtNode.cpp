@@ -289,6 +289,14 @@ void DhtNode::bootstrapAgainIfAlone() {
         runner_->bootstrap(std::move(addresses));
 }
 
+std::vector<QString> DhtNode::knownNodeAddresses() const {
+    std::vector<QString> addresses;
+    for (const ::dht::NodeExport& node : runner_->exportNodes())
+        addresses.push_back(QString::fromStdString(
+            ::dht::SockAddr(reinterpret_cast<const sockaddr*>(&node.ss), node.sslen).toString()));
+    return addresses;
+}
+
 std::vector<std::int64_t> DhtNode::freshestRecordOffsetsMs() const {
     return reader_->freshestOffsetsMs();
 }

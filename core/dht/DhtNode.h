@@ -60,6 +60,9 @@ public:
     std::uint16_t port() const;
     // Nodes in the routing table known to answer (good or dubious): 0 until the node is connected.
     unsigned connectedNodeCount() const;
+    // The addresses ("host:port") of the nodes in the routing table now: what a node that restarts can ping
+    // to find the same network again (KnownDhtNodes).
+    std::vector<QString> knownNodeAddresses() const;
 
     // Publishes this node's record under `key`, replacing its previous one there; readers see it until
     // `ttl` has passed. Made before the node is connected (connectedNodeCount() == 0), it reaches only

@@ -360,6 +360,10 @@ std::uint16_t CollaborationLink::dhtPort() const {
     return session_->dht.port();
 }
 
+std::vector<QString> CollaborationLink::knownDhtNodes() const {
+    return session_->dht.knownNodeAddresses();
+}
+
 void CollaborationLink::reportProgress(std::uint64_t samples, double samplesPerSecond) {
     const std::lock_guard lock(mutex_);
     reportedSamples_ = samples;
@@ -414,6 +418,12 @@ void CollaborationLink::call(std::function<void(Session&)> task) {
 
 RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> local, double weight,
                                         bool state) {
+    // The collaboration thread steps the round between its other duties and hands the outcome over here.
+    return beginAverage(formed, std::move(local), weight, state).get();
+}
+
+std::future<RoundOutcome> CollaborationLink::beginAverage(FormedGroup& formed, std::vector<float> local,
+                                                          double weight, bool state) {
     std::promise<RoundOutcome> promise;
     std::future<RoundOutcome> outcome = promise.get_future();
     call([&](Session& s) {
@@ -463,8 +473,7 @@ RoundOutcome CollaborationLink::average(FormedGroup& formed, std::vector<float> 
         s.round = std::move(running);
         stepRound(s);
     });
-    // The collaboration thread steps the round between its other duties and hands the outcome over here.
-    return outcome.get();
+    return outcome;
 }
 
 // Moves the round on by what arrived, without waiting (it owns the ROUTER meanwhile: anything but its own

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -100,6 +101,8 @@ public:
     // The ROUTER's bound endpoint (empty for a client).
     const std::string& endpoint() const { return endpoint_; }
     std::uint16_t dhtPort() const;
+    // The DHT nodes this peer's node knows now ("host:port"), for KnownDhtNodes.
+    std::vector<QString> knownDhtNodes() const;
 
     void reportProgress(std::uint64_t samples, double samplesPerSecond);
     // The accumulation starts again from 0 samples (after a step); the rate stays as it was.
@@ -110,6 +113,10 @@ public:
     // and optimiser moments, fp32, every member weighted 1, under a group id derived from the gradient
     // round's).
     RoundOutcome average(FormedGroup& group, std::vector<float> local, double weight, bool state);
+    // The same round, started without waiting for it: its outcome comes through the future (delayed
+    // parameter updates, PeerOptions::delayedUpdates). The future is broken if the link is destroyed first.
+    std::future<RoundOutcome> beginAverage(FormedGroup& group, std::vector<float> local, double weight,
+                                           bool state);
     // This peer now holds `epoch`'s state; `snapshot` is what it serves to newcomers from now on.
     void epochCompleted(std::uint64_t epoch, std::shared_ptr<const collab::StateChunker> snapshot);
     std::optional<collab::TrainingState> takeState();

@@ -7,6 +7,7 @@
 #include "core/engine/CorePlanner.h"
 #include "core/engine/CoreSupervisor.h"
 #include "core/engine/GradientAccumulator.h"
+#include "core/engine/KnownDhtNodes.h"
 #include "core/engine/ModelReplica.h"
 #include "core/engine/ReachabilityCheck.h"
 #include "core/engine/StateCheckpoint.h"
@@ -117,6 +118,9 @@ CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(o
     }
     link.trains = options_.trains;
     link.lastEpoch = lastEpoch();
+    // A coordinator that restarts pings the nodes it knew before, or its run would split in two.
+    if (!options_.stateDir.isEmpty())
+        link.bootstrap += KnownDhtNodes::load(options_.stateDir);
     linkOptions_ = link;
     role_ = roleName(link.role);
     if (options_.followRoute && !link.bootstrap.empty())
@@ -169,6 +173,11 @@ void CollaborativePeer::saveCheckpoint() {
                           replica_->config(), replica_->parameterArrays(), options_.manifest.tokenizer.path,
                           replica_->epoch(), replica_->parameterSha256());
     lastCheckpointEpoch_ = replica_->epoch();
+    if (link_)
+        if (const QString problem = KnownDhtNodes::save(options_.stateDir, link_->knownDhtNodes());
+            !problem.isEmpty())
+            qWarning("the DHT nodes this coordinator knows were not kept for its next start (%s): %s",
+                     qUtf8Printable(KnownDhtNodes::pathIn(options_.stateDir)), qUtf8Printable(problem));
 }
 
 std::uint64_t CollaborativePeer::lastEpoch() const {
@@ -208,9 +217,11 @@ bool CollaborativePeer::obey(const PeerControls& controls, const Events& events)
         link_ = std::make_unique<CollaborationLink>(linkOptions_);
         offerState(); // also tells the new link this peer's epoch
         if (accumulator_)
-            link_->reportProgress(GradientAttack::believedSamples(
-                                      options_.attack, static_cast<std::uint64_t>(accumulator_->samples())),
-                                  0.0);
+            if (!inFlight_) // while a delayed round runs, the samples are the next epoch's
+                link_->reportProgress(
+                    GradientAttack::believedSamples(options_.attack,
+                                                    static_cast<std::uint64_t>(accumulator_->samples())),
+                    0.0);
         if (events.onMessage)
             events.onMessage("resumed: rejoined the collaboration at epoch " +
                              std::to_string(replica_->epoch()));
@@ -279,6 +290,8 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerCo
                             accumulator_ ? static_cast<std::uint64_t>(accumulator_->samples()) : 0);
         }
         if (std::optional<collab::TrainingState> state = link_->takeState()) {
+            inFlight_.reset(); // the others moved on: a round of this peer's (if any) is history
+            held_.reset();
             try {
                 replica_->importState(*state, "the downloaded state");
                 if (accumulator_)
@@ -296,24 +309,21 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerCo
             offerState(); // also tells the collaboration thread the state was dealt with
             continue;
         }
+        if (inFlight_ && inFlight_->outcome.wait_for(0s) == std::future_status::ready) {
+            if (std::optional<EpochReport> report = finishDelayedRound())
+                epochEnded(*report, events);
+            continue;
+        }
         if (std::optional<FormedGroup> group = link_->takeGroup()) {
+            if (delayedUpdates()) {
+                beginDelayedRound(std::move(*group));
+                continue; // computing the next batch meanwhile
+            }
             throughput.pause(collab::ThroughputEstimator::Clock::now());
             EpochReport report = averageAndStep(*group);
             throughput.resume(collab::ThroughputEstimator::Clock::now());
-            if (report.regrouped)
-                continue; // no step, no epoch: the link logged why and looks for a group again
-            const auto now = std::chrono::steady_clock::now();
-            report.computeSeconds = computeSeconds_;
-            report.wallSeconds = std::chrono::duration<double>(now - lastEpochAt_).count();
-            report.dataWaitSeconds = accumulator_ ? accumulator_->takeDataWaitSeconds() : 0.0;
-            computeSeconds_ = 0.0;
-            lastEpochAt_ = now;
-            if (!options_.stateDir.isEmpty() && options_.checkpointEvery > 0 &&
-                replica_->epoch() >=
-                    lastCheckpointEpoch_ + static_cast<std::uint64_t>(options_.checkpointEvery))
-                saveCheckpoint();
-            if (events.onEpoch)
-                events.onEpoch(report);
+            if (!report.regrouped) // else no step, no epoch: the link logged why and looks for a group again
+                epochEnded(report, events);
             continue;
         }
         if (accumulator_) {
@@ -342,25 +352,48 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerCo
                         50ms, restUntil - std::chrono::steady_clock::now()));
             }
             throughput.recordSamples(static_cast<double>(samples), collab::ThroughputEstimator::Clock::now());
-            link_->reportProgress(GradientAttack::believedSamples(
-                                      options_.attack, static_cast<std::uint64_t>(accumulator_->samples())),
-                                  throughput.samplesPerSecond());
+            if (!inFlight_) // while a delayed round runs, the samples are the next epoch's
+                link_->reportProgress(
+                    GradientAttack::believedSamples(options_.attack,
+                                                    static_cast<std::uint64_t>(accumulator_->samples())),
+                    throughput.samplesPerSecond());
         } else {
             std::this_thread::sleep_for(20ms);
         }
     }
+    // A delayed round still under way ends (within its own deadlines) and steps, as a synchronous one would
+    // have before the loop could end.
+    while (inFlight_ && link_) { // the gradient round, then the state round when one follows
+        inFlight_->outcome.wait();
+        if (std::optional<EpochReport> report = finishDelayedRound())
+            epochEnded(*report, events);
+    }
+    inFlight_.reset();
     if (!options_.stateDir.isEmpty() && replica_->epoch() != lastCheckpointEpoch_)
         saveCheckpoint();
     return replica_->epoch();
 }
 
-EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
+void CollaborativePeer::epochEnded(EpochReport& report, const Events& events) {
+    const auto now = std::chrono::steady_clock::now();
+    report.computeSeconds = computeSeconds_;
+    report.wallSeconds = std::chrono::duration<double>(now - lastEpochAt_).count();
+    report.dataWaitSeconds = accumulator_ ? accumulator_->takeDataWaitSeconds() : 0.0;
+    computeSeconds_ = 0.0;
+    lastEpochAt_ = now;
+    if (!options_.stateDir.isEmpty() && options_.checkpointEvery > 0 &&
+        replica_->epoch() >= lastCheckpointEpoch_ + static_cast<std::uint64_t>(options_.checkpointEvery))
+        saveCheckpoint();
+    if (events.onEpoch)
+        events.onEpoch(report);
+}
+
+EpochReport CollaborativePeer::reportFor(const FormedGroup& group) const {
     EpochReport report;
     const std::int64_t samples = accumulator_ ? accumulator_->samples() : 0;
-    const double localLoss = accumulator_ ? accumulator_->meanLoss() : 0.0;
     report.localSamples = samples;
     report.localTokens = accumulator_ ? accumulator_->tokens() : 0;
-    report.localLoss = localLoss;
+    report.localLoss = accumulator_ ? accumulator_->meanLoss() : 0.0;
     report.weight = static_cast<double>(samples);
     const std::int64_t vectorSize = group.group.vectorSize;
     for (std::size_t i = 0; i < group.group.members.size(); ++i) {
@@ -374,10 +407,33 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
     }
     report.vectorSize = vectorSize;
     report.led = group.leader;
-    const std::uint64_t groupEpoch = group.group.epoch;
-    const std::int64_t every = options_.manifest.training.parameterAveragingEvery;
-    const bool averageParameters = every > 0 && (groupEpoch + 1) % static_cast<std::uint64_t>(every) == 0;
+    return report;
+}
 
+bool CollaborativePeer::delayedUpdates() const {
+    // Only a peer that computes gradients has a next batch to compute meanwhile.
+    return options_.manifest.training.delayedUpdates && accumulator_ &&
+           options_.link.role != wire::ROLE_AUXILIARY;
+}
+
+bool CollaborativePeer::averagesStateAt(std::uint64_t epoch) const {
+    const std::int64_t every = options_.manifest.training.parameterAveragingEvery;
+    return every > 0 && (epoch + 1) % static_cast<std::uint64_t>(every) == 0;
+}
+
+std::vector<float> CollaborativePeer::gradientFor(const FormedGroup& group, double& weight) const {
+    std::vector<float> gradient =
+        accumulator_ ? accumulator_->gradientVector(replica_->lossOffset())
+                     : std::vector<float>(static_cast<std::size_t>(replica_->averagedVectorSize()), 0.0f);
+    GradientAttack::apply(options_.attack, gradient, group.group.epoch);
+    const std::int64_t samples = accumulator_ ? accumulator_->samples() : 0;
+    weight = static_cast<double>(
+        GradientAttack::claimedSamples(options_.attack, static_cast<std::uint64_t>(samples)));
+    return gradient;
+}
+
+EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
+    EpochReport report = reportFor(group);
     if (options_.link.role == wire::ROLE_AUXILIARY) {
         // Aggregates its span of both rounds, holds neither result: it only moves on with the group.
         const RoundOutcome gradients = link_->average(group, {}, 0.0, false);
@@ -389,7 +445,7 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
         }
         report.roundSeconds = gradients.seconds;
         report.complete = gradients.complete;
-        if (averageParameters && !gradients.alone)
+        if (averagesStateAt(group.group.epoch) && !gradients.alone)
             report.roundSeconds += link_->average(group, {}, 0.0, true).seconds;
         if (!gradients.alone)
             replica_->followEpoch();
@@ -397,20 +453,93 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
         link_->epochCompleted(replica_->epoch(), nullptr);
         return report;
     }
+    double weight = 0.0;
+    std::vector<float> gradient = gradientFor(group, weight);
+    return finishEpoch(group, std::move(report), link_->average(group, std::move(gradient), weight, false),
+                       false);
+}
 
-    std::vector<float> gradient =
-        accumulator_ ? accumulator_->gradientVector(replica_->lossOffset())
-                     : std::vector<float>(static_cast<std::size_t>(replica_->averagedVectorSize()), 0.0f);
-    GradientAttack::apply(options_.attack, gradient, groupEpoch);
-    const double weight = static_cast<double>(
-        GradientAttack::claimedSamples(options_.attack, static_cast<std::uint64_t>(samples)));
-    RoundOutcome outcome = link_->average(group, std::move(gradient), weight, false);
+void CollaborativePeer::beginDelayedRound(FormedGroup group) {
+    DelayedRound round;
+    if (held_ && held_->group.group.epoch == group.group.epoch) {
+        // The batch whose group fell apart: its gradient again, whatever accumulated since.
+        round = std::move(*held_);
+        const EpochReport batch = round.report;
+        round.report = reportFor(group);
+        round.report.localSamples = batch.localSamples;
+        round.report.localTokens = batch.localTokens;
+        round.report.localLoss = batch.localLoss;
+        round.report.weight = batch.weight;
+    } else {
+        round.report = reportFor(group);
+        round.gradient = gradientFor(group, round.weight);
+        // The next batch starts now, on these parameters; its micro-batches are not reported while the
+        // round runs (the collaboration's records would count them toward this epoch).
+        accumulator_->reset();
+    }
+    held_.reset();
+    round.group = std::move(group);
+    link_->restartAccumulation();
+    round.outcome = link_->beginAverage(round.group, round.gradient, round.weight, false);
+    inFlight_ = std::move(round);
+}
+
+std::optional<EpochReport> CollaborativePeer::finishDelayedRound() {
+    DelayedRound round = std::move(*inFlight_);
+    inFlight_.reset();
+    RoundOutcome outcome;
+    try {
+        outcome = round.outcome.get();
+    } catch (const std::future_error&) {
+        return std::nullopt; // the link left meanwhile (a pause, a new address): nothing to step with
+    }
+    if (round.stateRound) {
+        // The state round after the step ended: the averaged state in, the epoch done.
+        takeStateRound(round.report, outcome);
+        round.report.samplesDuringRound = accumulator_->samples();
+        return concludeEpoch(std::move(round.report), true);
+    }
     if (outcome.regroup) {
-        // No step: the gradient stays accumulated for the group this peer looks for again.
+        round.outcome = {};
+        held_ = std::move(round);
+        offerState(); // tells the collaboration thread the group was dealt with
+        return std::nullopt;
+    }
+    if (!stepWith(round.report, outcome))
+        return round.report;
+    if (!outcome.alone && averagesStateAt(round.group.group.epoch)) {
+        // The state round averages the stepped parameters; computing goes on through it as well, and the
+        // collaboration forms no other group before it ends (the epoch is not completed until then).
+        auto [state, weight] = stateToSend();
+        round.stateRound = true;
+        round.gradient.clear();
+        round.outcome = link_->beginAverage(round.group, std::move(state), weight, true);
+        inFlight_ = std::move(round);
+        return std::nullopt;
+    }
+    round.report.samplesDuringRound = accumulator_->samples();
+    return concludeEpoch(std::move(round.report), true);
+}
+
+EpochReport CollaborativePeer::finishEpoch(FormedGroup& group, EpochReport report, RoundOutcome outcome,
+                                           bool delayed) {
+    if (!stepWith(report, outcome))
+        return report;
+    if (!outcome.alone && averagesStateAt(group.group.epoch)) {
+        auto [state, weight] = stateToSend();
+        takeStateRound(report, link_->average(group, std::move(state), weight, true));
+    }
+    return concludeEpoch(std::move(report), delayed);
+}
+
+bool CollaborativePeer::stepWith(EpochReport& report, const RoundOutcome& outcome) {
+    if (outcome.regroup) {
+        // No step: the gradient stays accumulated (or held, with delayed updates) for the group this peer
+        // looks for again.
         report.regrouped = true;
         report.epoch = replica_->epoch();
         offerState(); // tells the collaboration thread the group was dealt with
-        return report;
+        return false;
     }
     report.alone = outcome.alone;
     report.complete = outcome.complete;
@@ -421,11 +550,11 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
     noteProblems(outcome, report);
     for (std::size_t i = 0; i < outcome.countedWeights.size() && i < report.members.size(); ++i)
         report.members[i].counted = outcome.countedWeights[i];
-    if (outcome.alone && samples == 0) {
+    if (outcome.alone && report.localSamples == 0) {
         // Nobody to average with and nothing learnt: no step (the epoch stays, the others lead).
         report.epoch = replica_->epoch();
         offerState();
-        return report;
+        return false;
     }
     report.loss = replica_->averagedLoss(outcome.values);
     const ModelReplica::StepOutcome step = replica_->applyAveragedGradient(outcome.values);
@@ -442,32 +571,41 @@ EpochReport CollaborativePeer::averageAndStep(FormedGroup& group) {
     }
     report.learningRate = step.learningRate;
     report.gradientNorm = step.gradientNorm;
+    return true;
+}
 
-    if (!outcome.alone && averageParameters) {
-        std::vector<float> state = replica_->stateVector();
-        GradientAttack::applyToState(options_.attack, state, replica_->parameterCount());
-        RoundOutcome parameters =
-            link_->average(group, std::move(state), GradientAttack::stateWeight(options_.attack), true);
-        noteProblems(parameters, report);
-        if (parameters.complete) {
-            try {
-                replica_->setStateVector(parameters.values);
-                report.parametersAveraged = true;
-            } catch (const std::invalid_argument& e) {
-                // Every part was checked on arrival; should a bad state get through all the same, this
-                // peer keeps its own (the group's step is in it) rather than stop training.
-                report.problems.push_back(std::string("the averaged state was refused (") + e.what() +
-                                          "): this peer keeps its own");
-            }
+std::pair<std::vector<float>, double> CollaborativePeer::stateToSend() const {
+    std::vector<float> state = replica_->stateVector();
+    GradientAttack::applyToState(options_.attack, state, replica_->parameterCount());
+    return {std::move(state), GradientAttack::stateWeight(options_.attack)};
+}
+
+void CollaborativePeer::takeStateRound(EpochReport& report, const RoundOutcome& parameters) {
+    noteProblems(parameters, report);
+    if (parameters.complete) {
+        try {
+            replica_->setStateVector(parameters.values);
+            report.parametersAveraged = true;
+        } catch (const std::invalid_argument& e) {
+            // Every part was checked on arrival; should a bad state get through all the same, this
+            // peer keeps its own (the group's step is in it) rather than stop training.
+            report.problems.push_back(std::string("the averaged state was refused (") + e.what() +
+                                      "): this peer keeps its own");
         }
-        report.roundSeconds += parameters.seconds;
-        report.bytesSent += parameters.bytesSent;
-        report.bytesReceived += parameters.bytesReceived;
-        report.pacedConnections += parameters.pacedConnections;
     }
-    if (accumulator_)
+    report.roundSeconds += parameters.seconds;
+    report.bytesSent += parameters.bytesSent;
+    report.bytesReceived += parameters.bytesReceived;
+    report.pacedConnections += parameters.pacedConnections;
+}
+
+EpochReport CollaborativePeer::concludeEpoch(EpochReport report, bool delayed) {
+    // With delayed updates the accumulator holds the next batch, computed meanwhile: kept, and reported
+    // at the new epoch from the next micro-batch on.
+    if (accumulator_ && !delayed)
         accumulator_->reset();
-    link_->restartAccumulation();
+    if (!delayed)
+        link_->restartAccumulation();
     offerState();
     const LinkStatus status = link_->status();
     report.epoch = replica_->epoch();

@@ -2,6 +2,7 @@
 
 #include "core/engine/CollaborationLink.h"
 #include "core/engine/CorePlan.h"
+#include "core/engine/DelayedRound.h"
 #include "core/engine/EpochReport.h"
 #include "core/engine/PeerControls.h"
 #include "core/engine/PeerOptions.h"
@@ -71,7 +72,33 @@ public:
 private:
     // The epoch at which this peer stops training and leaves (PeerOptions::stopAtEpoch, else the run's end).
     std::uint64_t lastEpoch() const;
+    // The epoch's report as the group begins: its members and shares, this peer's batch.
+    EpochReport reportFor(const FormedGroup& group) const;
+    // Whether the group of `epoch` also averages the state (every parameter_averaging_every epochs).
+    bool averagesStateAt(std::uint64_t epoch) const;
+    // The gradient this peer sends to `group` (the accumulated one, zeros for a coordinator, a test's
+    // attack applied) and, in `weight`, the samples it claims behind it.
+    std::vector<float> gradientFor(const FormedGroup& group, double& weight) const;
+    // Waits for the group's rounds and steps (the default, synchronous updates).
     EpochReport averageAndStep(FormedGroup& group);
+    // The rest of an epoch whose gradient round ended: the step, the state round when due, the state
+    // offered. delayed: the accumulator already holds the next batch's first micro-batches.
+    EpochReport finishEpoch(FormedGroup& group, EpochReport report, RoundOutcome outcome, bool delayed);
+    // Its parts. stepWith applies the gradient round's outcome (false: no step, the report is final);
+    // stateToSend is this peer's state vector and weight for the state round, takeStateRound loads its
+    // outcome; concludeEpoch offers the new state and completes the report.
+    bool stepWith(EpochReport& report, const RoundOutcome& outcome);
+    std::pair<std::vector<float>, double> stateToSend() const;
+    void takeStateRound(EpochReport& report, const RoundOutcome& parameters);
+    EpochReport concludeEpoch(EpochReport report, bool delayed);
+    // Delayed updates: starts the group's gradient round and returns to computing; finishDelayedRound
+    // steps once the round has ended (nullopt for a group that fell apart before it: the gradient is held
+    // for the next group at its epoch).
+    void beginDelayedRound(FormedGroup group);
+    std::optional<EpochReport> finishDelayedRound();
+    bool delayedUpdates() const;
+    // An epoch's step is done: its times into `report`, the checkpoint when due, the report handed on.
+    void epochEnded(EpochReport& report, const Events& events);
     void offerState();
     // Applies what changed in `controls` since the last call; leaves or rejoins the collaboration.
     // Returns false while paused.
@@ -94,7 +121,9 @@ private:
     std::uint64_t lastCheckpointEpoch_ = 0;
     // The state this peer last served: where it returns when a step leaves non-finite parameters.
     std::optional<collab::TrainingState> lastGood_;
-    double computeSeconds_ = 0.0; // since the last epoch
+    std::optional<DelayedRound> inFlight_; // delayed updates: the gradient round under way
+    std::optional<DelayedRound> held_;     // delayed updates: a gradient whose group fell apart, to resend
+    double computeSeconds_ = 0.0;          // since the last epoch
     std::chrono::steady_clock::time_point lastEpochAt_{};
 };
 

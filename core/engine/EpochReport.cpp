@@ -20,6 +20,7 @@ QJsonObject EpochReport::toJson() const {
                        {"loss", loss},
                        {"local_loss", localLoss},
                        {"local_samples", static_cast<qint64>(localSamples)},
+                       {"samples_during_round", static_cast<qint64>(samplesDuringRound)},
                        {"weight", weight},
                        {"members", memberArray},
                        {"share", share},

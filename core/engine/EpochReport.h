@@ -24,6 +24,9 @@ struct EpochReport {
     double loss = 0.0;       // the batch's mean loss (averaged with the group), 0 if unknown
     double localLoss = 0.0;  // this peer's own mean loss over its samples
     std::int64_t localSamples = 0;
+    // Delayed updates: samples of the next batch this peer computed while the round ran, on the parameters
+    // before this step (0 with synchronous updates, where computing waits for the round).
+    std::int64_t samplesDuringRound = 0;
     std::int64_t localTokens = 0; // in those samples (padding excluded)
     double weight = 0.0;          // this peer's averaging weight
     bool regrouped = false;       // no step: a member left the group before its round (not reported)

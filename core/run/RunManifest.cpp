@@ -127,6 +127,7 @@ TrainingSettings trainingFromJson(const QJsonObject& json) {
     t.clipNorm = reader.number("clip_norm", t.clipNorm);
     t.maxEpochs = reader.integer("max_epochs", t.totalSteps);
     t.parameterAveragingEvery = reader.integer("parameter_averaging_every", t.parameterAveragingEvery);
+    t.delayedUpdates = reader.boolean("delayed_updates", t.delayedUpdates);
     if (const auto wire = reader.optionalString("wire_dtype")) {
         const auto dtype = TrainingSettings::wireDtypeFromName(*wire);
         if (!dtype)
@@ -149,7 +150,7 @@ TrainingSettings trainingFromJson(const QJsonObject& json) {
 }
 
 QJsonObject trainingToJson(const TrainingSettings& t) {
-    return QJsonObject{
+    QJsonObject json{
         {"target_batch_size", qint64(t.targetBatchSize)},
         {"sequence_length", qint64(t.sequenceLength)},
         {"mlm_probability", t.mlmProbability},
@@ -170,6 +171,11 @@ QJsonObject trainingToJson(const TrainingSettings& t) {
         {"centered_clip_tau_factor", t.centeredClipTauFactor},
         {"centered_clip_iterations", qint64(t.centeredClipIterations)},
     };
+    // Written only when asked for: the runs made before it keep their canonical bytes, hence their ids and
+    // their organisers' signatures.
+    if (t.delayedUpdates)
+        json["delayed_updates"] = true;
+    return json;
 }
 
 std::vector<DataShard> dataFromJson(const QJsonArray& json) {

@@ -35,7 +35,7 @@ bool TrainingSettings::operator==(const TrainingSettings& other) const {
         return std::tie(s.targetBatchSize, s.sequenceLength, s.mlmProbability, s.documents, l.learningRate,
                         l.beta1, l.beta2, l.eps, l.weightDecay, l.clampValue, l.debias, l.adam, s.warmupSteps,
                         s.totalSteps, s.clipNorm, s.maxEpochs, s.parameterAveragingEvery, s.wireDtype,
-                        s.aggregation, s.centeredClipTauFactor, s.centeredClipIterations);
+                        s.aggregation, s.centeredClipTauFactor, s.centeredClipIterations, s.delayedUpdates);
     };
     return fields(*this) == fields(other);
 }

@@ -46,6 +46,9 @@ struct TrainingSettings {
     // their coordinate-wise median; centered_clip_iterations: at most this many clipping steps.
     double centeredClipTauFactor = 1.0;
     std::int64_t centeredClipIterations = 20;
+    // delayed_updates: a peer averages a batch's gradient while it computes the next one, and applies the
+    // step when the round ends, one batch late (docs/collaboration.md, "Delayed parameter updates").
+    bool delayedUpdates = false;
 
     // The manifest names of the wire encodings: "fp16" and "int8".
     static QString wireDtypeName(WireDtype dtype);

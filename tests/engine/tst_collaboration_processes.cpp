@@ -8,6 +8,7 @@
 #include "core/collab/GroupPlanner.h"
 #include "core/collab/PartitionPlan.h"
 #include "core/collab/TensorEncoding.h"
+#include "tests/common/EqualRounds.h"
 #include "tests/common/NodePeers.h"
 #include "tests/common/TestFiles.h"
 
@@ -82,49 +83,6 @@ class TestCollaborationProcesses : public QObject {
                                       kTiming + extra,
                                   peer.dir + "/log", environment);
         return peer;
-    }
-
-    // Members of one group that entered its round with the same state leave it bit-identical; clients
-    // never aggregate. Two members enter with the same state when they went through the same complete
-    // rounds since the start, their last state download or their last complete state averaging (a split
-    // or a failed round leaves members different, parameters and optimiser moments alike, until the next
-    // state averaging heals them). Returns how many rounds it checked.
-    static int checkGroups(const std::vector<Peer*>& peers) {
-        std::map<QString, QString> hashOf; // lineage + round -> parameters after it
-        int checked = 0;
-        for (const Peer* peer : peers) {
-            QString lineage = QStringLiteral("start");
-            for (const QJsonObject& epoch : readJsonLines(peer->dir + "/epochs.jsonl")) {
-                const QString hash = epoch["params_sha256"].toString();
-                const QString at = QString::number(epoch["epoch"].toInteger());
-                if (epoch["state_loaded"].toBool()) {
-                    lineage = "loaded " + at + " " + hash;
-                    continue;
-                }
-                QStringList members;
-                for (const QJsonValue& member : epoch["members"].toArray()) {
-                    members << member["id"].toString();
-                    if (member["role"] == "client")
-                        [&] { QCOMPARE(member["share"].toDouble(), 0.0); }();
-                }
-                const QString round = at + ":" + members.join(',');
-                if (epoch["alone"].toBool() || !epoch["complete"].toBool()) {
-                    lineage += " | " + round + " apart on " + peer->dir;
-                    continue;
-                }
-                const QString key = lineage + " | " + round;
-                const auto [it, inserted] = hashOf.emplace(key, hash);
-                if (!inserted) {
-                    [&] {
-                        QVERIFY2(it->second == hash,
-                                 qPrintable("round " + round + " differs on " + peer->dir));
-                    }();
-                    ++checked;
-                }
-                lineage = epoch["parameters_averaged"].toBool() ? "averaged " + round : key;
-            }
-        }
-        return checked;
     }
 
     static QString finalHash(const Peer& peer) {
@@ -227,7 +185,8 @@ private Q_SLOTS:
                      log.contains(QStringLiteral("restarting in")),
                  "a did not report and restart its killed core");
 
-        QVERIFY2(checkGroups({&a, &b, &c, &client, &coordinator}) >= 5, "fewer than 5 rounds were shared");
+        QVERIFY2(checkEqualRounds({&a, &b, &c, &client, &coordinator}) >= 5,
+                 "fewer than 5 rounds were shared");
         // Once a peer's bandwidth is measured, the kernel paces its rounds' connections; they stay equal.
         int pacedRounds = 0;
         for (const Peer* peer : {&a, &b, &c, &client})
@@ -280,7 +239,7 @@ private Q_SLOTS:
         compareFinalParameters(d, e);
         if (QTest::currentTestFailed())
             return;
-        checkGroups({&d, &e, &restarted});
+        checkEqualRounds({&d, &e, &restarted});
     }
 
     // (c) A node killed with SIGKILL mid-run: the others go on, and end equal after the state averaging of

@@ -188,6 +188,24 @@ private Q_SLOTS:
         QCOMPARE(RunManifest::fromJson(handWritten()).canonicalBytes(), expected);
     }
 
+    // Delayed updates are asked for by a field that only a run which wants them carries: the runs made before
+    // it keep their canonical bytes (and so their ids and signatures).
+    void delayedUpdatesAreWrittenOnlyWhenAskedFor() {
+        const RunManifest plain = RunManifest::fromJson(handWritten());
+        QVERIFY(!plain.training.delayedUpdates);
+        QVERIFY(!plain.canonicalBytes().contains("delayed_updates"));
+        QJsonObject json = handWritten();
+        QJsonObject training = json["training"].toObject();
+        training["delayed_updates"] = true;
+        json["training"] = training;
+        const RunManifest delayed = RunManifest::fromJson(json);
+        QVERIFY(delayed.training.delayedUpdates);
+        QVERIFY(delayed.canonicalBytes().contains("\"delayed_updates\":true"));
+        QVERIFY(RunManifest::fromJson(QJsonDocument::fromJson(delayed.canonicalBytes()).object()).training ==
+                delayed.training);
+        QVERIFY(!(delayed.training == plain.training));
+    }
+
     void defaultsAreTheSahajBertRecipe() {
         QJsonObject json = handWritten();
         json.remove("training");
