@@ -216,12 +216,7 @@ bool CollaborativePeer::obey(const PeerControls& controls, const Events& events)
     if (!link_) {
         link_ = std::make_unique<CollaborationLink>(linkOptions_);
         offerState(); // also tells the new link this peer's epoch
-        if (accumulator_)
-            if (!inFlight_) // while a delayed round runs, the samples are the next epoch's
-                link_->reportProgress(
-                    GradientAttack::believedSamples(options_.attack,
-                                                    static_cast<std::uint64_t>(accumulator_->samples())),
-                    0.0);
+        reportProgress(0.0);
         if (events.onMessage)
             events.onMessage("resumed: rejoined the collaboration at epoch " +
                              std::to_string(replica_->epoch()));
@@ -352,11 +347,7 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerCo
                         50ms, restUntil - std::chrono::steady_clock::now()));
             }
             throughput.recordSamples(static_cast<double>(samples), collab::ThroughputEstimator::Clock::now());
-            if (!inFlight_) // while a delayed round runs, the samples are the next epoch's
-                link_->reportProgress(
-                    GradientAttack::believedSamples(options_.attack,
-                                                    static_cast<std::uint64_t>(accumulator_->samples())),
-                    throughput.samplesPerSecond());
+            reportProgress(throughput.samplesPerSecond());
         } else {
             std::this_thread::sleep_for(20ms);
         }
@@ -372,6 +363,17 @@ std::uint64_t CollaborativePeer::run(const std::atomic<bool>& stop, const PeerCo
     if (!options_.stateDir.isEmpty() && replica_->epoch() != lastCheckpointEpoch_)
         saveCheckpoint();
     return replica_->epoch();
+}
+
+void CollaborativePeer::reportProgress(double samplesPerSecond) {
+    // While a delayed round runs, what accumulates is the next epoch's: reported once the step is done.
+    // While a gradient waits to be sent again (its group fell apart), that batch is this epoch's.
+    if (!accumulator_ || inFlight_)
+        return;
+    const std::int64_t samples = held_ ? held_->report.localSamples : accumulator_->samples();
+    link_->reportProgress(
+        GradientAttack::believedSamples(options_.attack, static_cast<std::uint64_t>(samples)),
+        samplesPerSecond);
 }
 
 void CollaborativePeer::epochEnded(EpochReport& report, const Events& events) {

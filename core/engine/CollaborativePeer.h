@@ -97,6 +97,8 @@ private:
     void beginDelayedRound(FormedGroup group);
     std::optional<EpochReport> finishDelayedRound();
     bool delayedUpdates() const;
+    // Tells the collaboration thread this epoch's samples so far (and the rate), unless a delayed round runs.
+    void reportProgress(double samplesPerSecond);
     // An epoch's step is done: its times into `report`, the checkpoint when due, the report handed on.
     void epochEnded(EpochReport& report, const Events& events);
     void offerState();
