@@ -4,10 +4,18 @@
 # Usage: scripts/test.sh [extra ctest arguments, e.g. -L unit]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Each phase's time, for CI's time budget: what to shorten is what takes longest.
+phase_start=$SECONDS
+phase_done() {
+  echo "test.sh: $1 took $((SECONDS - phase_start)) s"
+  phase_start=$SECONDS
+}
 "$here/scripts/setup.sh"
+phase_done "setup (packages and build)"
 cd "$here/build"
 # Tests that start several processes are already parallel inside; two at a time keeps CI's 2 cores busy.
 ctest --output-on-failure --no-tests=error -j "$(nproc)" "$@"
+phase_done "the tests"
 # Qt Test counts a skipped check as passed: list the skipped ones, and in CI fail on any that
 # .ci/allowed-skips does not allow (a missing file or package would otherwise pass unseen).
 if [ "${CI:-}" = true ]; then
@@ -19,9 +27,11 @@ fi
 # with SAHAJ_FUZZ_SECONDS.
 if [ -n "${SAHAJ_FUZZ_SECONDS:-}" ] || [ "${CI:-}" = true ]; then
   "$here/scripts/fuzz.sh" --seconds "${SAHAJ_FUZZ_SECONDS:-20}"
+  phase_done "the fuzz targets"
 fi
 # The .deb (scripts/package-check.sh, docs/installing.md): built, installed and checked in CI, elsewhere
 # when asked for with SAHAJ_PACKAGE_CHECK=1 (it installs into /usr: root or sudo, and apt).
 if [ "${CI:-}" = true ] || [ "${SAHAJ_PACKAGE_CHECK:-}" = 1 ]; then
   "$here/scripts/package-check.sh" --build-dir "$here/build"
+  phase_done "the package check"
 fi
