@@ -85,7 +85,8 @@ struct DhtNode::PendingGet {
 };
 
 DhtNode::DhtNode(DhtNodeOptions options)
-    : options_(std::move(options)), clock_(runClockWith(options_.clockOffset)),
+    : options_(std::move(options)),
+      clock_(options_.clock ? options_.clock : [] { return std::chrono::system_clock::now(); }),
       reader_(std::make_shared<RecordReader>(options_.admission, options_.watchClock)),
       quota_(std::make_shared<OwnerKeyQuota>()), runner_(std::make_unique<::dht::DhtRunner>()) {
     if (options_.listenInterval <= std::chrono::milliseconds(0))

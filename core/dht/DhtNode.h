@@ -109,9 +109,8 @@ public:
     // of this computer's clock.
     std::vector<std::int64_t> freshestRecordOffsetsMs() const;
 
-    // The run's time, by which this node stamps and judges records: this computer's clock plus
-    // DhtNodeOptions::clockOffset. Whatever compares times with records' (a declaration's expiration, a
-    // progress record's measurement) reads this clock.
+    // The run's time, by which this node stamps and judges records (DhtNodeOptions::clock). Whatever compares
+    // times with records' (a declaration's expiration, a progress record's measurement) reads this clock.
     std::chrono::system_clock::time_point now() const { return clock_(); }
 
 private:

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/dht/RecordAdmission.h"
+#include "core/dht/RunClock.h"
 
 #include <QByteArray>
 #include <QString>
@@ -42,9 +43,9 @@ struct DhtNodeOptions {
     // Keep each owner's newest record's issue time against this clock (DhtNode::freshestRecordOffsetsMs):
     // for a node that looks for a run to join, which tells the user when the clock is off.
     bool watchClock = false;
-    // What to add to this computer's clock to read the run's time (net::CoordinatorClock::offset): records
-    // are stamped and judged by it (DhtNode::now). Called on any of the node's threads. Empty: none.
-    std::function<std::chrono::milliseconds()> clockOffset;
+    // The run's time (net::CoordinatorClock::now): records are stamped and judged by it (DhtNode::now).
+    // Called on any of the node's threads. Empty: this computer's clock.
+    RunClock clock;
     QByteArray credential;
     // Called with the checked token of every admitted record a get or listen reads (on OpenDHT's thread,
     // or the caller's: keep it short and thread-safe): how the ZAP handler learns whom to admit.

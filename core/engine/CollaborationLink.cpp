@@ -176,7 +176,7 @@ struct CollaborationLink::Session {
             result.onToken = [zap](const security::AccessToken& token) { admit(*zap, token); };
             // Records are stamped and read on the coordinator's time (net::CoordinatorClock).
             if (const std::shared_ptr<const net::CoordinatorClock> clock = options.security->clock)
-                result.clockOffset = [clock] { return clock->offset(); };
+                result.clock = [clock] { return clock->now(); };
         }
         return result;
     }

@@ -224,14 +224,19 @@ std::string VolunteerAdmission::admit(PeerOptions& options, const QString& ident
     if (endpoint.empty() && !issued)
         throw std::runtime_error("joining was cancelled while looking for the coordinator's token endpoint");
     const auto clock = std::make_shared<net::CoordinatorClock>();
+    // A renewal presents the current token instead of a secret; the exchange is noted in `clock`.
+    const auto renewToken = [endpoint, manifest, identity, curve, request, clock](const QByteArray& current) {
+        admission::TokenClient::Request renewal = request;
+        renewal.secret.clear();
+        renewal.currentToken = current;
+        return requestToken(endpoint, manifest, *identity, *curve, std::move(renewal), *clock);
+    };
     if (!token.isEmpty()) {
         // Renewed at once when the endpoint answers: a fresh token, and the coordinator's time for this
         // start (a client asks nothing else of the endpoint); used as it is when it does not.
         if (!endpoint.empty()) {
-            admission::TokenClient::Request renewal = request;
-            renewal.currentToken = token;
             try {
-                token = requestToken(endpoint, manifest, *identity, *curve, renewal, *clock);
+                token = renewToken(token);
             } catch (const std::exception& e) {
                 qWarning("the saved access token was not renewed at start (%s): used as it is", e.what());
             }
@@ -290,13 +295,9 @@ std::string VolunteerAdmission::admit(PeerOptions& options, const QString& ident
     security.token = token;
     security.clock = clock;
     tellClockOffset(*clock);
-    request.secret.clear(); // renewals present the current token instead
     if (!endpoint.empty())
-        security.renew = [endpoint, manifest, identity, curve, request, saved,
-                          clock](const QByteArray& current) {
-            admission::TokenClient::Request renewal = request;
-            renewal.currentToken = current;
-            QByteArray renewed = requestToken(endpoint, manifest, *identity, *curve, renewal, *clock);
+        security.renew = [renewToken, saved, clock](const QByteArray& current) {
+            QByteArray renewed = renewToken(current);
             tellClockOffset(*clock);
             // A few hundred bytes once in hours: written on the collaboration thread.
             if (const QString problem = saved.save(renewed); !problem.isEmpty())

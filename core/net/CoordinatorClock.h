@@ -12,11 +12,11 @@ namespace sahaj::net {
 // a volunteer whose clock is 30 s ahead (no NTP, a flat CMOS battery) sees every record of the run expire
 // 30 s early, so it never sees a leader's declaration, which lives only its gather time; one 30 s behind
 // publishes declarations that have expired for everyone else. So a volunteer stamps and judges records on
-// the coordinator's time instead. Every exchange with the coordinator's token endpoint (a token, a renewal,
-// a reachability check) brings the coordinator's send time in its envelope; sent at s and answered at r by
-// this clock, the coordinator's clock minus this one lies within half the round trip of
-// remote − (s + r) / 2. The coordinator is the organiser's: it signs every token, and is trusted for the time
-// as it is for admission; no volunteer's word moves this figure.
+// the coordinator's time instead. Every exchange with the coordinator's token endpoint for a token (the
+// first, the renewal at each start, later renewals) brings the coordinator's send time in its envelope;
+// sent at s and answered at r by this clock, the coordinator's clock minus this one lies within half the
+// round trip of remote − (s + r) / 2. The coordinator is the organiser's: it signs every token, and is
+// trusted for the time as it is for admission; no volunteer's word moves this figure.
 //
 // Written by whoever talks to the endpoint (the joining thread, the collaboration thread's renewals) and
 // read by the DHT node's threads: atomic.

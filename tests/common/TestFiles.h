@@ -23,6 +23,11 @@ inline QString sampleTokenizerPath() {
     return path;
 }
 
+// The small Bengali corpus the collaboration tests train on (in the source tree).
+inline QString sampleCorpusPath() {
+    return qEnvironmentVariable("SAHAJ_SOURCE_DIR") + "/tests/train/data/bengali-sample.txt";
+}
+
 // Writes `content` to `name` inside `dir` and returns the path; a failure to write ends the test run.
 inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content) {
     const QString path = dir.filePath(name);

@@ -36,10 +36,8 @@ private Q_SLOTS:
         QVERIFY(dir_.isValid());
         dir_.setAutoRemove(qEnvironmentVariableIsEmpty("SAHAJ_KEEP_TEST_DIRS"));
         const QString manifest = dir_.filePath("delayed.json");
-        const NodeRun init =
-            initTinyRun(manifest, "delayed",
-                        qEnvironmentVariable("SAHAJ_SOURCE_DIR") + "/tests/train/data/bengali-sample.txt",
-                        sampleTokenizerPath(), "256", "0.01", "2", "5", {"--delayed-updates"});
+        const NodeRun init = initTinyRun(manifest, "delayed", sampleCorpusPath(), sampleTokenizerPath(),
+                                         "256", "0.01", "2", "5", {"--delayed-updates"});
         QVERIFY2(init.status == 0, qPrintable(init.err + init.out));
         QVERIFY2(readJsonObject(manifest)["training"].toObject()["delayed_updates"].toBool(),
                  "the manifest does not ask for delayed updates");

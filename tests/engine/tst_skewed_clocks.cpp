@@ -53,10 +53,8 @@ private Q_SLOTS:
         QVERIFY(dir_.isValid());
         dir_.setAutoRemove(qEnvironmentVariableIsEmpty("SAHAJ_KEEP_TEST_DIRS"));
         const QString manifest = dir_.filePath("skew.json");
-        const NodeRun init =
-            initTinyRun(manifest, "skew",
-                        qEnvironmentVariable("SAHAJ_SOURCE_DIR") + "/tests/train/data/bengali-sample.txt",
-                        sampleTokenizerPath(), "128", "0.03", "1", "1000");
+        const NodeRun init = initTinyRun(manifest, "skew", sampleCorpusPath(), sampleTokenizerPath(), "128",
+                                         "0.03", "1", "1000");
         QVERIFY2(init.status == 0, qPrintable(init.err + init.out));
 
         const QString coordinatorDir = dir_.filePath("coordinator");
