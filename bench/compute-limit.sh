@@ -5,32 +5,40 @@
 # the limited one's ratio to the unlimited one (the reference, measured in the same run; the goal is about
 # P/100), and in how many epochs each averaged its own batch (a limited peer that rests through its
 # group's rounds averages in none, and its batch is lost to the state it then loads).
-# Usage: bench/compute-limit.sh [--percent P] [--steps K] [--target-batch N] [--out DIR] [--node PATH]
+# --load N keeps N other busy processes running meanwhile (a volunteer's machine doing other work).
+# Usage: bench/compute-limit.sh [--percent P] [--steps K] [--target-batch N] [--load N] [--out DIR] [--node PATH]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$here/bench/lib/loopback-run.sh"
-percent=20 steps=10 target=512 out=''
+percent=20 steps=10 target=512 load=0 out=''
 while (($#)); do
   case "$1" in
     --percent) percent=$2; shift ;;
     --steps) steps=$2; shift ;;
     --target-batch) target=$2; shift ;;
+    --load) load=$2; shift ;;
     --out) out=$2; shift ;;
     --node) node=$2; shift ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "compute-limit.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
 done
 loopback_prepare compute-limit
+for ((i = 0; i < load; i++)); do
+  bash -c 'while :; do :; done' &
+  pids+=($!)
+done
 loopback_init "$out" compute-limit "$target"
 loopback_coordinator "$out"
+volunteers=()
 for name in full limited; do
   extra=()
   [ "$name" = limited ] && extra=(--max-compute-percent "$percent")
   loopback_volunteer "$out" "$name" "$steps" "${extra[@]}"
+  volunteers+=("${pids[-1]}")
 done
-wait "${pids[1]}" "${pids[2]}"
+wait "${volunteers[@]}"
 
 # Samples per second of wall time over the epochs a volunteer stepped in (not those it caught up by loading
 # a state) after its first (which holds its start), and how many of them averaged its own batch.

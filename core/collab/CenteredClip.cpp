@@ -1,5 +1,7 @@
 #include "core/collab/CenteredClip.h"
 
+#include "core/collab/CoordinateMedian.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -23,18 +25,6 @@ std::string text(double value) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%g", value);
     return buffer;
-}
-
-// The median of `values` (reordered); for an even number, the mean of the two middle values.
-double medianOf(std::vector<double>& values) {
-    const std::size_t half = values.size() / 2;
-    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(half), values.end());
-    const double upper = values[half];
-    if (values.size() % 2 == 1)
-        return upper;
-    const double lower =
-        *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(half));
-    return 0.5 * (lower + upper);
 }
 
 void checkInputs(const std::vector<const float*>& inputs, const std::vector<double>& weights,
@@ -65,18 +55,6 @@ void checkInputs(const std::vector<const float*>& inputs, const std::vector<doub
     }
     if (!std::isfinite(total))
         fail("the weights sum to " + text(total) + ", too large to compute with");
-}
-
-// The coordinate-wise median of the senders' vectors.
-std::vector<double> coordinateMedian(const std::vector<const float*>& senders, std::size_t count) {
-    std::vector<double> median(count);
-    std::vector<double> column(senders.size());
-    for (std::size_t j = 0; j < count; ++j) {
-        for (std::size_t i = 0; i < senders.size(); ++i)
-            column[i] = senders[i][j];
-        median[j] = medianOf(column);
-    }
-    return median;
 }
 
 double distance(const float* x, const std::vector<double>& v) {

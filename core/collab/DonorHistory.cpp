@@ -18,6 +18,8 @@ std::vector<StateDonor> DonorHistory::order(std::vector<StateDonor> donors, Cloc
     const auto recent = [&](const StateDonor& donor) { return failedAt_.contains(donor.peerId); };
     const auto firstFailed = std::stable_partition(donors.begin(), donors.end(),
                                                    [&](const StateDonor& donor) { return !recent(donor); });
+    for (auto it = firstFailed; it != donors.end(); ++it)
+        it->failedLately = true;
     std::stable_sort(firstFailed, donors.end(), [&](const StateDonor& a, const StateDonor& b) {
         return failedAt_.at(a.peerId) < failedAt_.at(b.peerId);
     });

@@ -23,7 +23,8 @@ public:
     void failed(const std::vector<DonorFailure>& failures, Clock::time_point when);
 
     // The donors in their given order (best first), except that those that failed within kMemory go
-    // last, the longest ago first. Never drops one: a donor that failed may be the only one left.
+    // last, the longest ago first, marked failedLately. Never drops one: a donor that failed may be the only
+    // one left.
     std::vector<StateDonor> order(std::vector<StateDonor> donors, Clock::time_point now);
 
 private:

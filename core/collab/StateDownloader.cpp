@@ -9,6 +9,7 @@
 #include <QByteArray>
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 #include <utility>
 
@@ -62,7 +63,7 @@ void StateDownloader::start(std::vector<StateDonor> donors) {
     if (phase_ != Phase::Idle)
         throw std::logic_error("a state downloader downloads once");
     donors_ = std::move(donors);
-    for (std::size_t i = 0; i < donors_.size() && asking_.size() < kMaxAsked; ++i) {
+    for (const std::size_t i : drawAsked()) {
         Asking& entry = asking_.emplace_back(Asking{i, {}, {}, nextRequestId_++, false, {}});
         try {
             entry.socket = sockets_.connectDealer(donors_[i].endpoint, donors_[i].curveKey);
@@ -79,6 +80,20 @@ void StateDownloader::start(std::vector<StateDonor> donors) {
     digestsBy_ = Clock::now() + chunkTimeout_;
     enter(Phase::AskingDigests, "asking " + std::to_string(asking_.size()) + " donor(s) what they serve");
     step(); // a donor that cannot be connected to at all, or no donor: decided at once
+}
+
+std::vector<std::size_t> StateDownloader::drawAsked() {
+    std::vector<std::size_t> order(donors_.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::shuffle(order.begin(), order.end(), random_);
+    const auto tier = [&](std::size_t i) {
+        return donors_[i].coordinator ? 0 : donors_[i].failedLately ? 2 : 1;
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return tier(a) < tier(b); });
+    order.resize(std::min(order.size(), kMaxAsked));
+    std::sort(order.begin(), order.end()); // asked in the given order, best first
+    return order;
 }
 
 void StateDownloader::step() {
@@ -104,6 +119,8 @@ std::vector<zmq::pollitem_t> StateDownloader::pollItems() {
 }
 
 std::optional<StateDownload> StateDownloader::take() {
+    if (phase_ != Phase::Done)
+        return std::nullopt;
     std::optional<StateDownload> result = std::move(result_);
     result_.reset();
     return result;
@@ -189,15 +206,53 @@ void StateDownloader::decideDigests() {
     asking_.clear(); // closes the connections
     open_ = 0;
     std::string disagreement;
+    std::string tooFew;
     vouched_ = StateVote::choose(answers_, disagreement);
-    if (!vouched_) {
+    medianEpoch_ = vouched_ || answers_.empty() ? std::nullopt : StateVote::medianEpoch(answers_, tooFew);
+    if (!vouched_ && !medianEpoch_) {
+        const std::string why = disagreement + (tooFew.empty() ? "" : "; " + tooFew);
         for (const DonorDigest& answer : answers_)
-            failures_.push_back({answer.peerId, "offers " + describe(answer.digest) + ": " + disagreement});
-        enter(Phase::Failed, answers_.empty() ? "no donor answered" : disagreement);
+            failures_.push_back({answer.peerId, "offers " + describe(answer.digest) + ": " + why});
+        enter(Phase::Failed, answers_.empty() ? "no donor answered" : why);
         return;
     }
+    fetchOrder_.resize(donors_.size());
+    std::iota(fetchOrder_.begin(), fetchOrder_.end(), std::size_t{0});
     nextDonor_ = 0;
-    fetchFromNextDonor(std::to_string(answers_.size()) + " answer(s) vouch for " + describe(*vouched_));
+    if (vouched_) {
+        needed_ = 1;
+        fetchFromNextDonor(std::to_string(answers_.size()) + " answer(s) vouch for " + describe(*vouched_));
+        return;
+    }
+    // At random, not best first: the donors' own claims would decide which three states make the median.
+    needed_ = StateVote::kMedianOf;
+    std::shuffle(fetchOrder_.begin(), fetchOrder_.end(), random_);
+    fetchFromNextDonor(disagreement + ": the median of " + std::to_string(needed_) + " states of epoch " +
+                       std::to_string(*medianEpoch_));
+}
+
+bool StateDownloader::wanted(const StateDigest& digest) const {
+    return vouched_ ? digest == *vouched_ : digest.epoch == *medianEpoch_;
+}
+
+void StateDownloader::keep(const StateDigest& digest, std::string bytes, const std::string& donor) {
+    if (!result_) {
+        result_.emplace();
+        result_->epoch = digest.epoch;
+    }
+    const std::uint64_t size = bytes.size();
+    result_->snapshots.push_back(std::move(bytes));
+    result_->donors.push_back(donor);
+    kept_.push_back(digest);
+    if (kept_.size() < needed_)
+        return fetchFromNextDonor(std::to_string(kept_.size()) + " of " + std::to_string(needed_) +
+                                  " states for a median");
+    result_->failures = failures_;
+    enter(Phase::Done,
+          (needed_ > 1
+               ? std::to_string(needed_) + " states of epoch " + std::to_string(result_->epoch) + ", the last"
+               : "the state of epoch " + std::to_string(result_->epoch)) +
+              " from donor " + net::LogText::shortHex(donor) + ", " + std::to_string(size) + " bytes");
 }
 
 void StateDownloader::fetchFromNextDonor(const std::string& why) {
@@ -205,17 +260,24 @@ void StateDownloader::fetchFromNextDonor(const std::string& why) {
     assembler_.reset();
     request_.clear();
     received_ = 0;
-    for (; nextDonor_ < donors_.size(); ++nextDonor_) {
-        const StateDonor& donor = donors_[nextDonor_];
+    while (nextDonor_ < fetchOrder_.size()) {
+        const std::size_t index = fetchOrder_[nextDonor_++];
+        const StateDonor& donor = donors_[index];
         const auto answer = std::find_if(answers_.begin(), answers_.end(),
                                          [&](const DonorDigest& a) { return a.peerId == donor.peerId; });
         if (answer == answers_.end())
             continue; // a failure already
-        if (answer->digest != *vouched_) {
-            failures_.push_back({donor.peerId, "offers " + describe(answer->digest) +
-                                                   ", not the state vouched for (" + describe(*vouched_) +
-                                                   ")"});
+        if (!wanted(answer->digest)) {
+            if (vouched_)
+                failures_.push_back({donor.peerId, "offers " + describe(answer->digest) +
+                                                       ", not the state vouched for (" + describe(*vouched_) +
+                                                       ")"});
             continue;
+        }
+        // A state already downloaded from another donor counts again, without a second download.
+        if (const auto same = std::find(kept_.begin(), kept_.end(), answer->digest); same != kept_.end()) {
+            std::string copy = result_->snapshots[static_cast<std::size_t>(same - kept_.begin())];
+            return keep(answer->digest, std::move(copy), donor.peerId);
         }
         try {
             socket_ = sockets_.connectDealer(donor.endpoint, donor.curveKey);
@@ -223,14 +285,18 @@ void StateDownloader::fetchFromNextDonor(const std::string& why) {
             failures_.push_back({donor.peerId, std::string("cannot connect: ") + e.what()});
             continue;
         }
-        donor_ = nextDonor_++;
-        assembler_.emplace(minEpoch_, maxBytes_, *vouched_);
+        donor_ = index;
+        expected_ = answer->digest;
+        assembler_.emplace(minEpoch_, maxBytes_, expected_);
         began_ = Clock::now();
         enter(Phase::Fetching, "from donor " + net::LogText::shortHex(donor.peerId) + " (" + why + ")");
         askNextChunk();
         return;
     }
-    enter(Phase::Failed, why);
+    enter(Phase::Failed, kept_.empty()
+                             ? why
+                             : "only " + std::to_string(kept_.size()) + " of the " + std::to_string(needed_) +
+                                   " states for a median arrived; " + why);
 }
 
 void StateDownloader::donorFailed(const std::string& why) {
@@ -302,16 +368,8 @@ bool StateDownloader::readChunk() {
                 askNextChunk();
                 return true;
             }
-            StateDownload result;
-            result.epoch = assembler_->epoch();
-            result.bytes = assembler_->take();
-            result.donor = donors_[donor_].peerId;
-            result.failures = failures_;
-            result_ = std::move(result);
             socket_ = zmq::socket_t();
-            enter(Phase::Done, "the state of epoch " + std::to_string(result_->epoch) + " from donor " +
-                                   net::LogText::shortHex(result_->donor) + ", " + std::to_string(received_) +
-                                   " bytes");
+            keep(expected_, assembler_->take(), donors_[donor_].peerId);
             return true;
         }
     } catch (const net::ProtocolViolation& e) {

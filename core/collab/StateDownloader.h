@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,9 @@ namespace sahaj::collab {
 struct StateDonor {
     std::string peerId; // 32 bytes
     std::string endpoint;
-    std::string curveKey{};   // from its access token (empty in runs that admit anyone)
-    bool coordinator = false; // its access token has the coordinator role
+    std::string curveKey{};    // from its access token (empty in runs that admit anyone)
+    bool coordinator = false;  // its access token has the coordinator role
+    bool failedLately = false; // it failed this peer lately (DonorHistory): asked only if others are too few
 };
 
 // One donor that could not serve the state, and why.
@@ -36,19 +38,26 @@ struct DonorFailure {
 std::string describe(const std::vector<DonorFailure>& failures);
 
 struct StateDownload {
-    std::string bytes; // the verified snapshot (StateSnapshot::deserialize next)
+    // The verified snapshots (StateSnapshot::deserialize next): the one the donors vouched for, or the
+    // StateVote::kMedianOf whose median is to be loaded (StateMedian).
+    std::vector<std::string> snapshots;
     std::uint64_t epoch = 0;
-    std::string donor;                  // peer id of the donor that served it
+    std::vector<std::string> donors;    // peer id of the donor of each snapshot
     std::vector<DonorFailure> failures; // the donors tried before, in order
 };
 
-// A newcomer's download. First it asks every donor (the first kMaxAsked) what it would serve, all at
-// once, and takes the state that StateVote finds vouched for (a majority of the answers, or the
-// coordinator's): a donor's epoch and state are its own claims. Then it asks the donors that offered that
-// state, in the given order (best first), for the snapshot chunk by chunk through a DEALER, and on any
+// A newcomer's download. First it asks the donors what they would serve, all at once: the coordinator and
+// up to kMaxAsked in all drawn at random (those that failed lately only when the others are too few), so
+// that no claim of a donor's (epoch, bandwidth) gets it asked, nor a liar's many identities the majority.
+// It takes the state that StateVote finds vouched for (a majority of the answers, or the coordinator's): a
+// donor's epoch and state are its own claims; else three states of one epoch, whose median the caller
+// loads. Then it asks the donors that offered the vouched state, in the given order (best first), or the
+// donors of that epoch in random order, each for the snapshot it offered, chunk by chunk through a
+// DEALER, and on any
 // failure — silence past the timeout, an error reply, a protocol violation, a refused chunk (older,
 // spliced, too large, bad hash, not the state vouched for) — drops that donor and starts over with the
-// next. One request is in flight at a time: simple, and a 4 MiB chunk keeps the link busy.
+// next. One request is in flight at a time: simple, and a 4 MiB chunk keeps the link busy. The snapshots
+// downloaded are held until the last arrives: at most kMedianOf × maxBytes.
 //
 // A donor may lie by being slow: chunks of 1 byte, each just inside the timeout, would hold the download
 // for ever. After the first chunk timeout's worth of grace, a donor must have delivered at least
@@ -72,7 +81,7 @@ public:
     enum class Phase {
         Idle,          // not started
         AskingDigests, // every donor asked what it would serve; waiting for their answers
-        Fetching,      // asking one donor that offered the vouched state for its chunks
+        Fetching,      // asking one donor at a time for the chunks of the state it offered
         Done,          // a verified snapshot is ready (take())
         Failed,        // no donor delivered (lastFailures() says why)
     };
@@ -98,7 +107,7 @@ public:
     bool finished() const { return phase_ == Phase::Done || phase_ == Phase::Failed; }
     // Bytes of the snapshot received so far from the current donor, and its size as vouched (0: unknown).
     std::uint64_t bytesReceived() const { return received_; }
-    std::uint64_t bytesExpected() const { return vouched_ ? vouched_->size : 0; }
+    std::uint64_t bytesExpected() const { return expected_.size; }
     // The verified snapshot once Done (moves it out), with the donors that failed before.
     std::optional<StateDownload> take();
     const std::vector<DonorFailure>& lastFailures() const { return failures_; }
@@ -129,9 +138,16 @@ private:
     // Reads what the current donor answered: true when that changed anything (a chunk taken and the next
     // asked for, the download done, the donor dropped), false when nothing has arrived.
     bool readChunk();
-    // The next donor (from nextDonor_) that offered the vouched state: connects and asks for its first
-    // chunk; Failed when none is left. why: what led here (the vote, or the last donor's failure).
+    // The donors to ask, as indices into donors_: the coordinator, then at random (kMaxAsked in all).
+    std::vector<std::size_t> drawAsked();
+    // The next donor (from nextDonor_ in fetchOrder_) that offered a state wanted: connects and asks for
+    // its first chunk; Done once every snapshot needed is there, Failed when no donor is left. why: what led
+    // here (the vote, or the last donor's failure).
     void fetchFromNextDonor(const std::string& why);
+    // Whether `digest` is a state still wanted: the vouched one, or one of the median's epoch.
+    bool wanted(const StateDigest& digest) const;
+    // Keeps a verified snapshot; Done once there are as many as needed.
+    void keep(const StateDigest& digest, std::string bytes, const std::string& donor);
     void askNextChunk();
     // Records the current donor's failure and moves on to the next.
     void donorFailed(const std::string& why);
@@ -154,9 +170,15 @@ private:
     std::vector<DonorDigest> answers_;
     Clock::time_point digestsBy_;
     // Fetching
-    std::optional<StateDigest> vouched_;
-    std::size_t nextDonor_ = 0;
-    std::size_t donor_ = 0; // the donor being fetched from
+    std::optional<StateDigest> vouched_;       // the state the donors vouched for, or
+    std::optional<std::uint64_t> medianEpoch_; // the epoch of the states whose median is taken
+    std::size_t needed_ = 1;                   // snapshots to download: 1, or StateVote::kMedianOf
+    std::vector<std::size_t> fetchOrder_;      // donors to fetch from, as indices into donors_
+    std::vector<StateDigest> kept_;            // the digests of result_'s snapshots
+    StateDigest expected_;                     // of the snapshot being fetched
+    std::mt19937_64 random_{std::random_device{}()};
+    std::size_t nextDonor_ = 0; // into fetchOrder_
+    std::size_t donor_ = 0;     // the donor being fetched from
     zmq::socket_t socket_;
     std::optional<StateAssembler> assembler_;
     std::vector<zmq::message_t> request_; // the chunk request, until sent
@@ -164,7 +186,7 @@ private:
     Clock::time_point began_;    // of the download from this donor
     Clock::time_point deadline_; // for the request in flight (its sending, then its answer)
     std::uint64_t received_ = 0; // bytes from this donor
-    // Done
+    // Fetching (the snapshots so far) and Done
     std::optional<StateDownload> result_;
 };
 

@@ -1,10 +1,21 @@
 #include "core/collab/StateVote.h"
 
 #include <algorithm>
+#include <map>
 
 namespace sahaj::collab {
 
 namespace {
+
+// Each donor's first answer.
+std::vector<const DonorDigest*> firstAnswers(const std::vector<DonorDigest>& answers) {
+    std::vector<const DonorDigest*> first;
+    for (const DonorDigest& answer : answers)
+        if (std::none_of(first.begin(), first.end(),
+                         [&](const DonorDigest* seen) { return seen->peerId == answer.peerId; }))
+            first.push_back(&answer);
+    return first;
+}
 
 // The answers' distinct digests and how many donors give each, every donor counted once (its first
 // answer); `donors` is how many donors that is, and `coordinator` the coordinator's digest, if it answered.
@@ -16,22 +27,18 @@ struct Tally {
 
 Tally tally(const std::vector<DonorDigest>& answers) {
     Tally result;
-    std::vector<const std::string*> seen;
-    for (const DonorDigest& answer : answers) {
-        if (std::any_of(seen.begin(), seen.end(),
-                        [&](const std::string* id) { return *id == answer.peerId; }))
-            continue;
-        seen.push_back(&answer.peerId);
-        if (answer.coordinator && !result.coordinator)
-            result.coordinator = &answer.digest;
+    const std::vector<const DonorDigest*> first = firstAnswers(answers);
+    for (const DonorDigest* answer : first) {
+        if (answer->coordinator && !result.coordinator)
+            result.coordinator = &answer->digest;
         const auto it = std::find_if(result.backing.begin(), result.backing.end(),
-                                     [&](const auto& entry) { return entry.first == answer.digest; });
+                                     [&](const auto& entry) { return entry.first == answer->digest; });
         if (it == result.backing.end())
-            result.backing.emplace_back(answer.digest, 1);
+            result.backing.emplace_back(answer->digest, 1);
         else
             ++it->second;
     }
-    result.donors = seen.size();
+    result.donors = first.size();
     return result;
 }
 
@@ -64,6 +71,27 @@ std::optional<StateDigest> StateVote::choose(const std::vector<DonorDigest>& ans
     why = std::to_string(counted.donors) + " donors offer " + std::to_string(counted.backing.size()) +
           " different states, none of them by a majority or the coordinator";
     return std::nullopt;
+}
+
+std::optional<std::uint64_t> StateVote::medianEpoch(const std::vector<DonorDigest>& answers,
+                                                    std::string& why) {
+    why.clear();
+    std::map<std::uint64_t, std::size_t> donorsAt;
+    for (const DonorDigest* answer : firstAnswers(answers))
+        ++donorsAt[answer->digest.epoch];
+    std::optional<std::uint64_t> epoch;
+    std::size_t most = 0;
+    for (const auto& [at, donors] : donorsAt) // ascending: a tie goes to the newer epoch
+        if (donors >= most) {
+            most = donors;
+            epoch = at;
+        }
+    if (most < kMedianOf) {
+        why = "at most " + std::to_string(most) + " donor(s) offer a state of one epoch, fewer than the " +
+              std::to_string(kMedianOf) + " a median needs";
+        return std::nullopt;
+    }
+    return epoch;
 }
 
 } // namespace sahaj::collab

@@ -11,6 +11,7 @@
 #include "core/collab/RoundStash.h"
 #include "core/collab/StateChunker.h"
 #include "core/collab/StateDownloader.h"
+#include "core/collab/StateMedian.h"
 #include "core/collab/StateServer.h"
 #include "core/collab/StateSnapshot.h"
 #include "core/collab/TensorEncoding.h"
@@ -928,13 +929,23 @@ void CollaborationLink::stepDownload(Session& s) {
         note(behindAt + ", " + s.lastProblem);
         return;
     }
-    s.bytesReceived += download->bytes.size();
-    collab::TrainingState state = collab::StateSnapshot::deserialize(
-        download->bytes, options_.schemaHash,
-        "the state from " + QByteArray::fromStdString(download->donor).toHex().left(16).toStdString());
+    std::vector<collab::TrainingState> states;
+    std::string donors;
+    for (std::size_t i = 0; i < download->snapshots.size(); ++i) {
+        const std::string donor =
+            QByteArray::fromStdString(download->donors[i]).toHex().left(16).toStdString();
+        s.bytesReceived += download->snapshots[i].size();
+        states.push_back(collab::StateSnapshot::deserialize(download->snapshots[i], options_.schemaHash,
+                                                            "the state from " + donor));
+        donors += (donors.empty() ? "" : ", ") + donor;
+    }
+    // No state had a majority behind it: the median of the donors' (StateVote, StateMedian).
+    collab::TrainingState state =
+        states.size() == 1 ? std::move(states.front()) : collab::StateMedian::of(states);
+    states.clear();
     s.nextDownloadAttempt = {};
-    note("loaded the state of epoch " + std::to_string(download->epoch) + " from " +
-         QByteArray::fromStdString(download->donor).toHex().left(16).toStdString() +
+    note("loaded " + std::string(download->snapshots.size() > 1 ? "the median of the states" : "the state") +
+         " of epoch " + std::to_string(download->epoch) + " from " + donors +
          (download->failures.empty() ? std::string() : " after " + collab::describe(download->failures)));
     s.statePending = true;
     s.synced = true;

@@ -119,9 +119,9 @@ private Q_SLOTS:
         const auto result = downloader.download({dead, stale.donor(), liar.donor(), good.donor()});
         QVERIFY2(result.has_value(),
                  qPrintable(QString::fromStdString(collab::describe(downloader.lastFailures()))));
-        QVERIFY(result->bytes == bytes);
+        QVERIFY(result->snapshots.front() == bytes);
         QCOMPARE(result->epoch, std::uint64_t(5));
-        QCOMPARE(result->donor, std::string(32, 'G'));
+        QCOMPARE(result->donors.front(), std::string(32, 'G'));
         QCOMPARE(result->failures.size(), std::size_t(3));
         const std::vector<std::string> failed{dead.peerId, stale.donor().peerId, liar.donor().peerId};
         const std::vector<std::string> reasons{"no connection", "no state as new as epoch 5",
@@ -165,7 +165,7 @@ private Q_SLOTS:
         const auto result = downloader.download({moving.donor()});
         QVERIFY2(result.has_value(),
                  qPrintable(QString::fromStdString(collab::describe(downloader.lastFailures()))));
-        QVERIFY(result->bytes == bytes);
+        QVERIFY(result->snapshots.front() == bytes);
         QCOMPARE(result->epoch, std::uint64_t(5));
 
         // The next newcomer asks after the donor moved on: it gets the new state.
@@ -173,7 +173,7 @@ private Q_SLOTS:
         const auto newer = later.download({moving.donor()});
         QVERIFY2(newer.has_value(),
                  qPrintable(QString::fromStdString(collab::describe(later.lastFailures()))));
-        QVERIFY(newer->bytes == stepped);
+        QVERIFY(newer->snapshots.front() == stepped);
         QCOMPARE(newer->epoch, std::uint64_t(6));
     }
 
@@ -200,9 +200,9 @@ private Q_SLOTS:
         auto result = downloader.download({liar.donor(), good.donor(), other.donor()});
         QVERIFY2(result.has_value(),
                  qPrintable(QString::fromStdString(collab::describe(downloader.lastFailures()))));
-        QVERIFY(result->bytes == real);
+        QVERIFY(result->snapshots.front() == real);
         QCOMPARE(result->epoch, std::uint64_t(5));
-        QCOMPARE(result->donor, std::string(32, 'G'));
+        QCOMPARE(result->donors.front(), std::string(32, 'G'));
         QCOMPARE(result->failures.size(), std::size_t(1));
         QCOMPARE(result->failures.front().peerId, std::string(32, 'L'));
         QVERIFY2(QString::fromStdString(result->failures.front().reason).contains("offers epoch 9, sha256 "),
@@ -211,7 +211,7 @@ private Q_SLOTS:
         // One honest donor and the liar: the coordinator's word decides.
         collab::StateDownloader second(codec, sockets, 5, 1 << 20, 2000ms);
         result = second.download({liar.donor(), good.donor(/*coordinator=*/true)});
-        QVERIFY(result.has_value() && result->bytes == real);
+        QVERIFY(result.has_value() && result->snapshots.front() == real);
 
         // Without it, nothing can be believed: no download, and the failures say why.
         collab::StateDownloader third(codec, sockets, 5, 1 << 20, 2000ms);
@@ -226,7 +226,7 @@ private Q_SLOTS:
                        current);
         collab::StateDownloader fifth(codec, sockets, 5, 1 << 20, 2000ms);
         result = fifth.download({twoFaced.donor(), good.donor(), other.donor()});
-        QVERIFY(result.has_value() && result->bytes == real);
+        QVERIFY(result.has_value() && result->snapshots.front() == real);
         QCOMPARE(result->failures.size(), std::size_t(1));
         QVERIFY2(QString::fromStdString(result->failures.front().reason)
                      .contains("not the state the donors vouched"),
@@ -238,8 +238,47 @@ private Q_SLOTS:
         const collab::StateDonor dead{std::string(32, 'D'), "tcp://127.0.0.1:9"};
         collab::StateDownloader fourth(codec, sockets, 5, 1 << 20, 60000ms);
         result = fourth.download({dead, good.donor(), other.donor(), another.donor()});
-        QVERIFY(result.has_value() && result->bytes == real);
+        QVERIFY(result.has_value() && result->snapshots.front() == real);
         QVERIFY2(result->failures.empty(), collab::describe(result->failures).c_str());
+    }
+
+    // No state with a majority behind it (rounds that end incomplete leave each member a state of its own):
+    // three states of the epoch most donors are at, each from its own donor and checked against that donor's
+    // digest, for the caller's median (StateMedian); a liar alone at a newer epoch is not among them, and a
+    // state two donors offer is downloaded once. Fewer than three donors at one epoch: nothing is loaded.
+    void withoutAMajorityThreeStatesOfOneEpochAreFetched() {
+        zmq::context_t context;
+        const auto state = [](char fill, std::uint64_t epoch) {
+            return std::make_shared<const collab::StateChunker>(std::string(10'000, fill), epoch, 3000);
+        };
+        Donor a(context, 'A', state('a', 5), false);
+        Donor b(context, 'B', state('b', 5), false);
+        Donor c(context, 'C', state('c', 5), false);
+        Donor d(context, 'D', state('a', 5), false); // the same state as A's
+        Donor liar(context, 'L', state('l', 9), false);
+        const std::string me(32, 'N');
+        const net::SocketFactory sockets(context, me);
+        const net::MessageCodec codec("state-test", me);
+        for (int attempt = 0; attempt < 4; ++attempt) { // the donors are drawn at random: a few draws
+            collab::StateDownloader downloader(codec, sockets, 5, 1 << 20, 2000ms);
+            const auto result =
+                downloader.download({liar.donor(), a.donor(), b.donor(), c.donor(), d.donor()});
+            QVERIFY2(result.has_value(), collab::describe(downloader.lastFailures()).c_str());
+            QCOMPARE(result->epoch, std::uint64_t(5));
+            QCOMPARE(result->snapshots.size(), collab::StateVote::kMedianOf);
+            QCOMPARE(result->donors.size(), collab::StateVote::kMedianOf);
+            for (std::size_t i = 0; i < result->donors.size(); ++i) {
+                const char id = result->donors[i].front();
+                QVERIFY2(id != 'L', "the liar's state of a newer epoch is in the median");
+                QCOMPARE(result->snapshots[i],
+                         std::string(10'000, id == 'D' ? 'a' : static_cast<char>(id + 32)));
+                QCOMPARE(std::count(result->donors.begin(), result->donors.end(), result->donors[i]), 1);
+            }
+        }
+        collab::StateDownloader tooFew(codec, sockets, 5, 1 << 20, 2000ms);
+        QVERIFY(!tooFew.download({liar.donor(), a.donor(), b.donor()}).has_value());
+        QVERIFY2(QString::fromStdString(tooFew.lastFailures().front().reason).contains("fewer than the 3"),
+                 tooFew.lastFailures().front().reason.c_str());
     }
 
     void theVoteTakesAMajorityOrTheCoordinatorNeverTheNewest() {
@@ -259,6 +298,23 @@ private Q_SLOTS:
         QVERIFY(!vote({{x, false, fake}, {x, false, fake}, {a, false, real}}).has_value());
         QVERIFY(vote({{x, false, fake}, {y, false, fake}, {a, true, real}, {b, false, real}}) == real);
         QVERIFY(vote({{x, false, fake}, {y, false, fake}, {c, false, fake}, {a, true, real}}) == fake);
+        // No majority, no coordinator: the median's epoch is the one most donors are at, each counted once.
+        const auto epochOf = [](const std::vector<collab::DonorDigest>& answers) {
+            std::string why;
+            return collab::StateVote::medianEpoch(answers, why);
+        };
+        const collab::StateDigest other{5, std::string(32, 'o'), 100};
+        const collab::StateDigest third{5, std::string(32, 't'), 100};
+        QVERIFY(epochOf({{x, false, fake}, {a, false, real}, {b, false, other}, {c, false, third}}) == 5u);
+        QVERIFY(!epochOf({{x, false, fake}, {a, false, real}, {b, false, other}}).has_value());
+        QVERIFY(
+            !epochOf({{x, false, fake}, {x, false, real}, {a, false, real}, {b, false, other}}).has_value());
+        QVERIFY(epochOf({{x, false, fake},
+                         {y, false, fake},
+                         {c, false, fake},
+                         {a, false, real},
+                         {b, false, other},
+                         {y, false, other}}) == 9u);
     }
 
     // Admitted is not trusted (docs/security.md): a donor that answers every request just inside the chunk
@@ -278,8 +334,8 @@ private Q_SLOTS:
         collab::StateDownloader downloader(codec, sockets, 5, 1 << 20, 1000ms, /*minBytesPerSecond=*/5000);
         const auto result = downloader.download({trickle.donor(), good.donor()});
         QVERIFY(result.has_value());
-        QCOMPARE(result->donor, std::string(32, 'G'));
-        QVERIFY(result->bytes == bytes);
+        QCOMPARE(result->donors.front(), std::string(32, 'G'));
+        QVERIFY(result->snapshots.front() == bytes);
         QCOMPARE(result->failures.size(), std::size_t(1));
         QVERIFY2(QString::fromStdString(result->failures[0].reason).contains("slower than 5000 bytes/s"),
                  result->failures[0].reason.c_str());
@@ -326,7 +382,7 @@ private Q_SLOTS:
         QCOMPARE(downloader.bytesExpected(), snapshot->size());
         const std::optional<collab::StateDownload> result = downloader.take();
         QVERIFY(result.has_value());
-        QVERIFY(result->bytes == bytes);
+        QVERIFY(result->snapshots.front() == bytes);
         // Five requests (a digest, four chunks), each answered 100 ms later: the steps in between ran.
         QVERIFY2(steps >= 5, qPrintable(QString::number(steps)));
         QVERIFY2(said.size() == 3, qPrintable(QString::fromStdString(said.empty() ? "" : said.back())));

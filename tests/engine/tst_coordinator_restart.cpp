@@ -8,6 +8,7 @@
 #include "tests/common/NodePeers.h"
 #include "tests/common/TestFiles.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
@@ -72,22 +73,36 @@ private Q_SLOTS:
         }
         QVERIFY(!rebooted.isEmpty());
         QVERIFY2(rebooted != bootstrap, "the restarted coordinator took its old DHT port three times");
-        NodePeer newcomer = volunteer("newcomer", rebooted, 3, epochsDone(a) + 6);
-        const bool finished = finishNodes({&newcomer}, 600000);
-        for (NodePeer* peer : {&a, &b, &second})
+        // The newcomer runs until it has averaged in a group of three or more (or gives up, or ten minutes
+        // pass): a count of global epochs would end it early on a loaded machine, where it may load the
+        // others' state a few times before its first group.
+        NodePeer newcomer = volunteer("newcomer", rebooted, 3, 1000);
+        const auto widestGroup = [&] {
+            int widest = 0;
+            for (const QJsonObject& epoch : readJsonLines(newcomer.dir + "/epochs.jsonl"))
+                widest = std::max(widest, static_cast<int>(epoch["members"].toArray().size()));
+            return widest;
+        };
+        QElapsedTimer waited;
+        waited.start();
+        while (widestGroup() < 3 && newcomer.process->state() != QProcess::NotRunning &&
+               waited.elapsed() < 600000)
+            QTest::qWait(500);
+        const int widest = widestGroup();
+        const bool left = newcomer.process->state() == QProcess::NotRunning;
+        for (NodePeer* peer : {&newcomer, &a, &b, &second})
             stopNode(*peer);
-        QVERIFY2(finished, "the newcomer did not reach its last epoch");
-
-        // The newcomer's groups: the volunteers that stayed are in them, not the restarted coordinator alone.
-        int widest = 0;
-        for (const QJsonObject& epoch : readJsonLines(newcomer.dir + "/epochs.jsonl"))
-            widest = std::max(widest, static_cast<int>(epoch["members"].toArray().size()));
-        qInfo("the newcomer's largest group: %d members", widest);
+        qInfo("the newcomer's largest group: %d members, after %lld s", widest, waited.elapsed() / 1000);
+        if (widest < 3) // QTest cuts a failure's message to about a kilobyte: the log goes out on its own
+            qWarning("the newcomer %s; its log ends:\n%s",
+                     left ? qPrintable(
+                                QStringLiteral("left by itself (exit %1)").arg(newcomer.process->exitCode()))
+                          : "was stopped after ten minutes",
+                     qPrintable(readText(newcomer.dir + "/log.err").right(4000)));
         QVERIFY2(widest >= 3,
                  qPrintable(QStringLiteral("the newcomer met at most %1 peer(s) in a group: the run "
-                                           "split at the coordinator's restart; its log ends:\n%2")
-                                .arg(widest - 1)
-                                .arg(readText(newcomer.dir + "/log.err").right(3000))));
+                                           "split at the coordinator's restart")
+                                .arg(widest - 1)));
     }
 };
 
