@@ -41,20 +41,23 @@ done
 wait "${volunteers[@]}"
 
 # Samples per second of wall time over the epochs a volunteer stepped in (not those it caught up by loading
-# a state) after its first (which holds its start), and how many of them averaged its own batch.
-figures() { # name -> "samples_per_second averaged_epochs epochs"
+# a state) after its first (which holds its start), how many of them averaged its own batch, and the share
+# of that wall time it computed (the limit's own measure: the unlimited volunteer also waits for rounds).
+figures() { # name -> "samples_per_second averaged_epochs epochs compute_share"
   awk '{
-    samples = wall = 0; loaded = 0
+    samples = wall = compute = 0; loaded = 0
     if (match($0, /"local_samples":[0-9]+/)) samples = substr($0, RSTART + 16, RLENGTH - 16)
     if (match($0, /"wall_seconds":[0-9.e+-]+/)) wall = substr($0, RSTART + 15, RLENGTH - 15)
+    if (match($0, /"compute_seconds":[0-9.e+-]+/)) compute = substr($0, RSTART + 18, RLENGTH - 18)
     if ($0 ~ /"state_loaded":true/) loaded = 1
     if (++epochs == 1) next
-    if (!loaded) { total += samples; seconds += wall; if (samples > 0) averaged++ }
-  } END { printf "%.2f %d %d\n", (seconds > 0 ? total / seconds : 0), averaged, epochs - 1 }' "$out/$1/epochs.jsonl"
+    if (!loaded) { total += samples; seconds += wall; computing += compute; if (samples > 0) averaged++ }
+  } END { printf "%.2f %d %d %.3f\n", (seconds > 0 ? total / seconds : 0), averaged, epochs - 1,
+                 (seconds > 0 ? computing / seconds : 0) }' "$out/$1/epochs.jsonl"
 }
-read -r full_rate full_averaged full_epochs <<<"$(figures full)"
-read -r limited_rate limited_averaged limited_epochs <<<"$(figures limited)"
-echo "unlimited volunteer: $full_rate samples/s, averaged its batch in $full_averaged of $full_epochs epochs"
-echo "volunteer held to $percent %: $limited_rate samples/s, averaged its batch in $limited_averaged of $limited_epochs epochs"
+read -r full_rate full_averaged full_epochs full_share <<<"$(figures full)"
+read -r limited_rate limited_averaged limited_epochs limited_share <<<"$(figures limited)"
+echo "unlimited volunteer: $full_rate samples/s, averaged its batch in $full_averaged of $full_epochs epochs, computing $full_share of the time"
+echo "volunteer held to $percent %: $limited_rate samples/s, averaged its batch in $limited_averaged of $limited_epochs epochs, computing $limited_share of the time"
 awk -v l="$limited_rate" -v f="$full_rate" -v p="$percent" 'BEGIN {
   printf "ratio to the unlimited volunteer: %.3f (the limit says %.2f)\n", (f > 0 ? l / f : 0), p / 100 }'

@@ -22,6 +22,13 @@ struct GlobalProgress {
     // When the target will be reached at the current rate; `at` when it already is, none when nobody at
     // `epoch` makes progress (or it is further away than ProgressAggregator::kFarthestEta).
     std::optional<TimePoint> eta;
+    // The same with every peer's figures as it claims them, unbounded: when to start looking for a group
+    // (ProgressTracker::shouldStartMatchmaking), never when to end the epoch. Bounded, a fast honest peer
+    // counts for twice the median's rate, so a slow peer (a volunteer held to 20 % of the time) reckoned
+    // the batch's end seconds late, looked for a group after the others' had begun, and lost its batch to
+    // the state it then loaded, epoch after epoch. Early costs nothing: a group formed early waits for the
+    // bounded figures (or the others' round) before it averages. A liar's claim makes peers look early.
+    std::optional<TimePoint> claimedEta;
     int peers = 0;   // live records, every epoch and role
     int clients = 0; // of which client-mode
     // Other peers whose records claim an epoch past `epoch` that no quorum follows (nor the coordinator):

@@ -73,6 +73,19 @@ double ProgressAggregator::samplesAt(const PeerProgress& record, TimePoint now) 
            record.samplesPerSecond * Seconds(elapsed).count();
 }
 
+std::optional<ProgressAggregator::TimePoint>
+ProgressAggregator::etaOf(double samples, double samplesPerSecond, TimePoint now) const {
+    const double remaining = static_cast<double>(targetBatchSize_) - samples;
+    if (remaining <= 0.0)
+        return now;
+    if (!(samplesPerSecond > 0.0))
+        return std::nullopt;
+    const Seconds toEta(remaining / samplesPerSecond);
+    if (toEta > kFarthestEta)
+        return std::nullopt;
+    return now + std::chrono::duration_cast<TimePoint::duration>(toEta);
+}
+
 GlobalProgress ProgressAggregator::aggregate(const std::vector<PeerProgress>& records,
                                              std::uint64_t localEpoch, TimePoint now,
                                              const std::string& localPeerId) const {
@@ -135,14 +148,14 @@ GlobalProgress ProgressAggregator::aggregate(const std::vector<PeerProgress>& re
         progress.samplesPerSecond += rateOf(*record);
     }
 
-    const double remaining = static_cast<double>(targetBatchSize_) - progress.samplesAccumulated;
-    if (remaining <= 0.0) {
-        progress.eta = now;
-    } else if (progress.samplesPerSecond > 0.0) {
-        const Seconds toEta(remaining / progress.samplesPerSecond);
-        if (toEta <= kFarthestEta)
-            progress.eta = now + std::chrono::duration_cast<TimePoint::duration>(toEta);
+    progress.eta = etaOf(progress.samplesAccumulated, progress.samplesPerSecond, now);
+    double claimedSamples = 0.0;
+    double claimedRate = 0.0;
+    for (const PeerProgress* record : atEpoch) {
+        claimedSamples += samplesAt(*record, now);
+        claimedRate += record->samplesPerSecond;
     }
+    progress.claimedEta = etaOf(claimedSamples, claimedRate, now);
     return progress;
 }
 

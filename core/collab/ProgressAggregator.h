@@ -42,6 +42,8 @@ struct PeerProgress;
 //     a peer at an older epoch adds nothing to this epoch's batch until it has caught up, so counting it
 //     would promise an ETA that never comes.
 //   - ETA: now when the target is reached; else now + (target − accumulated) / rate; none at rate 0.
+//   - claimed ETA: the same from the records' own figures, unbounded (GlobalProgress::claimedEta): when to
+//     start looking for a group, never when to end the epoch.
 //
 // Records are expected one per peer (ProgressTracker keeps each peer's newest).
 class ProgressAggregator {
@@ -74,6 +76,10 @@ public:
     std::chrono::milliseconds maxExtrapolation() const { return maxExtrapolation_; }
 
 private:
+    // now when `samples` reach the target; else when they will at `samplesPerSecond`; none at rate 0 or
+    // past kFarthestEta.
+    std::optional<TimePoint> etaOf(double samples, double samplesPerSecond, TimePoint now) const;
+
     std::uint64_t targetBatchSize_;
     std::chrono::milliseconds maxExtrapolation_;
 };

@@ -61,8 +61,9 @@ public:
     GlobalProgress globalProgress(TimePoint now) const;
     // GlobalProgress::readyToEndEpoch for this peer at `now`.
     bool readyToEndEpoch(TimePoint now) const;
-    // Whether to start looking for a group: ready, or the ETA is within `lead` of now. Group formation takes
-    // seconds; starting it before the batch is full lets it overlap the last micro-batches.
+    // Whether to start looking for a group: ready, or the ETA as the peers claim it
+    // (GlobalProgress::claimedEta) is within `lead` of now. Group formation takes seconds; starting it before
+    // the batch is full lets it overlap the last micro-batches.
     bool shouldStartMatchmaking(TimePoint now, std::chrono::milliseconds lead) const;
 
     // The other peers whose live records say they are at `epoch` (clients included): who a leader can

@@ -388,6 +388,28 @@ private Q_SLOTS:
         QVERIFY(tracker.shouldStartMatchmaking(t0 + 15s, 0ms));
     }
 
+    // A slow peer (held to a fifth of the time) beside a fast one: the fast one's rate and samples count
+    // for twice this peer's when the epoch's end is reckoned (a liar's could be anything), but for what
+    // they claim when it decides to look for a group. Reckoned bounded, it looked for a group seconds after
+    // the others' had begun, and lost its batch every epoch (bench/compute-limit.sh --load 4: 0.011 of the
+    // unlimited volunteer's samples/s).
+    void aSlowPeerLooksForAGroupWhenTheFastOnesDo() {
+        // Local: 20 samples at 2/s; B: 200 at 50/s; target 1000. Bounded: B counts 40 samples at 4/s, ETA
+        // (1000 − 60) / 6 ≈ 157 s. Claimed: (1000 − 220) / 52 = 15 s.
+        ProgressTracker tracker(trackerOptions(1000));
+        tracker.reportLocal(20, 2, t0);
+        tracker.update({record('B', 0, 200, 50)}, t0);
+        const GlobalProgress progress = tracker.globalProgress(t0);
+        QCOMPARE(progress.samplesAccumulated, 60.0);
+        QCOMPARE(progress.samplesPerSecond, 6.0);
+        QVERIFY(msFromT0(*progress.eta) > 150'000);
+        QCOMPARE(msFromT0(*progress.claimedEta), qint64{15'000});
+        QVERIFY(tracker.shouldStartMatchmaking(t0 + 12s, 3s));
+        QVERIFY(!tracker.shouldStartMatchmaking(t0 + 11s, 3s));
+        // The epoch's end is still the bounded reckoning's: no group is released on B's word.
+        QVERIFY(!tracker.readyToEndEpoch(t0 + 15s));
+    }
+
     void localEpochBookkeeping() {
         ProgressTracker tracker(trackerOptions(1000), 2);
         // Before any report the figures are as of now.
