@@ -918,10 +918,6 @@
         <translation>যোগদান কেন শুরু হয়নি</translation>
     </message>
     <message>
-        <source>Measuring on %1…</source>
-        <translation>%1-এ মাপা হচ্ছে…</translation>
-    </message>
-    <message>
         <source>Devices: %1</source>
         <translation>ডিভাইস: %1</translation>
     </message>
@@ -992,6 +988,18 @@
     <message>
         <source>No run link yet?</source>
         <translation>এখনো কোনো প্রশিক্ষণের লিংক নেই?</translation>
+    </message>
+    <message>
+        <source>Measuring</source>
+        <translation>মাপা হচ্ছে</translation>
+    </message>
+    <message>
+        <source>Measuring on %1… %2 s (it can take a minute or two)</source>
+        <translation>%1-এ মাপা হচ্ছে… %2 সেকেন্ড (এক-দুই মিনিট লাগতে পারে)</translation>
+    </message>
+    <message>
+        <source>That is about %1 samples a minute while it computes, all of them toward the run&apos;s shared batch.</source>
+        <translation>অর্থাৎ কম্পিউট করার সময় মিনিটে প্রায় %1টি নমুনা, সবই রানের যৌথ ব্যাচের জন্য।</translation>
     </message>
 </context>
 <context>

@@ -916,10 +916,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Measuring on %1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Devices: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -989,6 +985,18 @@
     </message>
     <message>
         <source>No run link yet?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measuring</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measuring on %1… %2 s (it can take a minute or two)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That is about %1 samples a minute while it computes, all of them toward the run&apos;s shared batch.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -19,9 +19,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace sahaj::ui {
@@ -190,6 +192,19 @@ QWizardPage* JoinWizard::buildHardwarePage() {
     hardwareResult_->setWordWrap(true);
     hardwareResult_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     form->addRow(tr("Result:"), hardwareResult_);
+
+    // A measurement takes up to a minute or two (a core's start, then a few micro-batches): a busy bar and
+    // the seconds so far say that it is under way.
+    measuring_ = new QProgressBar(page);
+    measuring_->setObjectName(QStringLiteral("measuringBar"));
+    measuring_->setAccessibleName(tr("Measuring"));
+    measuring_->setRange(0, 0);
+    measuring_->setTextVisible(false);
+    measuring_->hide();
+    form->addRow(QString(), measuring_);
+    measuringClock_ = new QTimer(page);
+    measuringClock_->setInterval(1000);
+    connect(measuringClock_, &QTimer::timeout, this, &JoinWizard::showMeasuringTime);
     return page;
 }
 
@@ -239,15 +254,26 @@ QWizardPage* JoinWizard::buildPreparingPage() {
 
 void JoinWizard::measure() {
     measured_ = true;
-    const QString device = device_->currentText().trimmed();
-    hardwareResult_->setText(tr("Measuring on %1…").arg(device));
+    measuringDevice_ = device_->currentText().trimmed();
+    measuringSince_.start();
+    showMeasuringTime();
+    measuring_->show();
+    measuringClock_->start();
     retry_->setEnabled(false);
     // The facade answers with hardwareChecked, at once or after a few micro-batches.
-    engine_.checkHardware(device, limits_.microBatch()->value());
+    engine_.checkHardware(measuringDevice_, limits_.microBatch()->value());
+}
+
+void JoinWizard::showMeasuringTime() {
+    hardwareResult_->setText(
+        tr("Measuring on %1… %2 s (it can take a minute or two)")
+            .arg(measuringDevice_, QLocale().toString(measuringSince_.elapsed() / 1000)));
 }
 
 void JoinWizard::showReport(const engine::HardwareReport& report) {
     report_ = report;
+    measuringClock_->stop();
+    measuring_->hide();
     retry_->setEnabled(true);
     if (!report.devices.isEmpty()) {
         const QString chosen = device_->currentText();
@@ -268,11 +294,15 @@ void JoinWizard::showReport(const engine::HardwareReport& report) {
         lines << tr("Trains with: %1").arg(report.training.join(QStringLiteral("; ")));
     for (const QString& reason : report.passedOver)
         lines << tr("Passed over: %1").arg(reason);
-    if (report.problem.isEmpty())
+    if (report.problem.isEmpty()) {
         lines << tr("Speed on %1 (micro-batch %2): %3 samples/s")
                      .arg(report.device, QLocale().toString(report.microBatch),
                           Figures::decimal(report.samplesPerSecond, 1));
-    else
+        // Per minute reads easier than per second; the compute limit (next page) takes its share of it.
+        lines << tr("That is about %1 samples a minute while it computes, all of them toward the run's "
+                    "shared batch.")
+                     .arg(QLocale().toString(qRound64(report.samplesPerSecond * 60.0)));
+    } else
         lines << tr("The measurement failed: %1").arg(report.problem);
     hardwareResult_->setText(lines.join(QLatin1Char('\n')));
 }

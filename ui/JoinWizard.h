@@ -3,9 +3,12 @@
 #include "core/engine/HardwareReport.h"
 #include "ui/widgets/LimitsFields.h"
 
+#include <QElapsedTimer>
 #include <QWizard>
 
 class QCheckBox;
+class QProgressBar;
+class QTimer;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -55,6 +58,8 @@ private:
     // Draws the engine's current snapshot on the preparing page.
     void renderPreparation();
     void showReport(const engine::HardwareReport& report);
+    // While a measurement runs: how long it has, on the result line, every second.
+    void showMeasuringTime();
     bool saveAndJoin();
 
     engine::EngineFacade& engine_;
@@ -71,6 +76,10 @@ private:
     QComboBox* device_ = nullptr;
     QPushButton* retry_ = nullptr;
     QLabel* hardwareResult_ = nullptr;
+    QProgressBar* measuring_ = nullptr; // busy while a measurement runs
+    QTimer* measuringClock_ = nullptr;
+    QElapsedTimer measuringSince_;
+    QString measuringDevice_;
     LimitsFields limits_;
     QCheckBox* pauseOnBattery_ = nullptr;
     QLabel* problem_ = nullptr;

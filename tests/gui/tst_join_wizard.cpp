@@ -17,6 +17,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -136,6 +137,29 @@ private Q_SLOTS:
         machine.wizard->back();
         machine.wizard->next();
         QCOMPARE(machine.engine->calls.size(), calls);
+    }
+
+    // A measurement takes up to a minute or two: while it runs, a busy bar and the seconds so far say it is
+    // under way (before, "Measuring on cpu…" alone for a minute); its result is also said per minute.
+    void aMeasurementSaysItIsUnderWay() {
+        Machine machine;
+        machine.engine->holdHardwareAnswer = true;
+        machine.throughJoinPage();
+        auto* bar = machine.field<QProgressBar>("measuringBar");
+        auto* result = machine.field<QLabel>("hardwareResult");
+        QVERIFY(bar->isVisible());
+        QVERIFY2(result->text().startsWith(QStringLiteral("Measuring on auto… 0 s")),
+                 qPrintable(result->text()));
+        QTRY_VERIFY2_WITH_TIMEOUT(result->text().contains(QStringLiteral("… 1 s")),
+                                  qPrintable(result->text()), 5000);
+        QVERIFY(!machine.field<QAbstractButton>("retryButton")->isEnabled());
+        machine.engine->answerHardware();
+        QVERIFY(!bar->isVisible());
+        QVERIFY(machine.field<QAbstractButton>("retryButton")->isEnabled());
+        QVERIFY2(result->text().contains(QStringLiteral("about 750 samples a minute")),
+                 qPrintable(result->text()));
+        QTest::qWait(1200); // the clock stopped: the result stays
+        QVERIFY2(!result->text().contains(QStringLiteral("Measuring")), qPrintable(result->text()));
     }
 
     // What is not a run is named on the join page, which does not go on (before, the wizard took "hello"

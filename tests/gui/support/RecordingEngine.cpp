@@ -69,10 +69,14 @@ QString RecordingEngine::setLimits(const engine::EngineLimits& limits) {
 
 void RecordingEngine::checkHardware(const QString& device, int microBatch) {
     calls << QStringLiteral("hardware:%1:%2").arg(device).arg(microBatch);
-    engine::HardwareReport report = hardwareAnswer;
-    report.device = device;
-    report.microBatch = microBatch;
-    Q_EMIT hardwareChecked(report);
+    hardwareAnswer.device = device;
+    hardwareAnswer.microBatch = microBatch;
+    if (!holdHardwareAnswer)
+        answerHardware();
+}
+
+void RecordingEngine::answerHardware() {
+    Q_EMIT hardwareChecked(hardwareAnswer);
 }
 
 void RecordingEngine::show(const engine::EngineSnapshot& snapshot) {

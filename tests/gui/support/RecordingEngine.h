@@ -32,6 +32,10 @@ public:
     // filled in from the call).
     void checkHardware(const QString& device, int microBatch) override;
     engine::HardwareReport hardwareAnswer;
+    // When set, checkHardware only records the call; answerHardware() answers it later (a measurement
+    // that takes a while, as a real one does).
+    bool holdHardwareAnswer = false;
+    void answerHardware();
 
     // Publishes a snapshot (and emits snapshotChanged), as the engine does every second.
     void show(const engine::EngineSnapshot& snapshot);
