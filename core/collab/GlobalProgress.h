@@ -22,7 +22,8 @@ struct GlobalProgress {
     // When the target will be reached at the current rate; `at` when it already is, none when nobody at
     // `epoch` makes progress (or it is further away than ProgressAggregator::kFarthestEta).
     std::optional<TimePoint> eta;
-    // The same with every peer's figures as it claims them, unbounded: when to start looking for a group
+    // The same with every peer's figures as it claims them, unbounded (so never later than `eta`, and set
+    // whenever it is): when to start looking for a group
     // (ProgressTracker::shouldStartMatchmaking), never when to end the epoch. Bounded, a fast honest peer
     // counts for twice the median's rate, so a slow peer (a volunteer held to 20 % of the time) reckoned
     // the batch's end seconds late, looked for a group after the others' had begun, and lost its batch to

@@ -134,8 +134,12 @@ GlobalProgress ProgressAggregator::aggregate(const std::vector<PeerProgress>& re
     }
     const std::optional<double> medianSamples = lowerMedian(contributions);
 
+    double claimedSamples = 0.0; // the records' own figures, unbounded (GlobalProgress::claimedEta)
+    double claimedRate = 0.0;
     for (std::size_t i = 0; i < atEpoch.size(); ++i) {
         const PeerProgress* record = atEpoch[i];
+        claimedSamples += samplesAt(*record, now);
+        claimedRate += record->samplesPerSecond;
         double samples = samplesOf[i];
         std::uint64_t reported = record->samplesAccumulated;
         if (record->peerId != localPeerId && medianSamples) {
@@ -149,12 +153,6 @@ GlobalProgress ProgressAggregator::aggregate(const std::vector<PeerProgress>& re
     }
 
     progress.eta = etaOf(progress.samplesAccumulated, progress.samplesPerSecond, now);
-    double claimedSamples = 0.0;
-    double claimedRate = 0.0;
-    for (const PeerProgress* record : atEpoch) {
-        claimedSamples += samplesAt(*record, now);
-        claimedRate += record->samplesPerSecond;
-    }
     progress.claimedEta = etaOf(claimedSamples, claimedRate, now);
     return progress;
 }

@@ -96,7 +96,7 @@ bool ProgressTracker::readyToEndEpoch(TimePoint now) const {
 bool ProgressTracker::shouldStartMatchmaking(TimePoint now, std::chrono::milliseconds lead) const {
     const GlobalProgress progress = globalProgress(now);
     // The claimed figures: a fast peer counts for what it computes, not twice the median's (GlobalProgress).
-    const std::optional<TimePoint> eta = progress.claimedEta ? progress.claimedEta : progress.eta;
+    const std::optional<TimePoint>& eta = progress.claimedEta;
     return progress.readyToEndEpoch(epoch_, now) || (eta && *eta - now <= lead);
 }
 

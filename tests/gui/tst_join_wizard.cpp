@@ -151,7 +151,7 @@ private Q_SLOTS:
         QVERIFY2(result->text().startsWith(QStringLiteral("Measuring on auto… 0 s")),
                  qPrintable(result->text()));
         QTRY_VERIFY2_WITH_TIMEOUT(result->text().contains(QStringLiteral("… 1 s")),
-                                  qPrintable(result->text()), 5000);
+                                  qPrintable(result->text()), 30000);
         QVERIFY(!machine.field<QAbstractButton>("retryButton")->isEnabled());
         machine.engine->answerHardware();
         QVERIFY(!bar->isVisible());
