@@ -1742,10 +1742,6 @@
         <translation>এখনও কোনো লস রেকর্ড হয়নি: সহযোগিতা প্রথম ধাপ নিলেই রেখাচিত্রটি শুরু হবে।</translation>
     </message>
     <message>
-        <source>%1 · %2</source>
-        <translation>%1 · %2</translation>
-    </message>
-    <message>
         <source>Batch size not known yet</source>
         <translation>ব্যাচের আকার এখনও জানা নেই</translation>
     </message>

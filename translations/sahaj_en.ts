@@ -1740,10 +1740,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Batch size not known yet</source>
         <translation type="unfinished"></translation>
     </message>

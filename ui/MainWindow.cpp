@@ -260,8 +260,12 @@ void MainWindow::quit() {
     if (quitting_)
         return;
     quitting_ = true;
-    // Leaving the run takes a moment (up to the app's bound): say so where the user looks.
+    // Leaving the run takes a moment (up to the app's bound): say so where the user looks, and offer
+    // nothing that would act on an engine that is going away.
     statusBar()->showMessage(tr("Stopping…"));
+    controlBar_->setEnabled(false);
+    for (QAction* action : {joinLeave_, settings_, quit_, demo_})
+        action->setEnabled(false);
     tray_->showStopping();
     Q_EMIT quitRequested();
 }
@@ -284,9 +288,14 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         }
         return;
     }
-    event->accept();
-    if (!quitting_)
+    if (!quitting_) {
+        // Without a tray closing the window quits. The window stays in sight saying "Stopping…" until the
+        // process ends (within the app's bound), so that nobody relaunches into a lock still held.
+        event->ignore();
         quit();
+        return;
+    }
+    event->accept(); // closed again while stopping: the user has seen it
 }
 
 } // namespace sahaj::ui

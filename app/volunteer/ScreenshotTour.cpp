@@ -7,6 +7,12 @@
 #include "ui/SettingsDialog.h"
 #include "ui/TrayIcon.h"
 
+#include <QAbstractButton>
+#include <QCheckBox>
+#include <QDeadlineTimer>
+#include <QLineEdit>
+#include <QThread>
+
 #include <QApplication>
 #include <QDir>
 #include <QLocale>
@@ -26,8 +32,10 @@ void settle() {
 
 } // namespace
 
-ScreenshotTour::ScreenshotTour(engine::EngineFacade& engine, ui::MainWindow& window, QString folder)
-    : engine_(engine), window_(window), folder_(std::move(folder)) {}
+ScreenshotTour::ScreenshotTour(engine::EngineFacade& engine, ui::MainWindow& window, QString folder,
+                               std::function<void()> endCollaboration)
+    : engine_(engine), window_(window), folder_(std::move(folder)),
+      endCollaboration_(std::move(endCollaboration)) {}
 
 void ScreenshotTour::start() {
     QDir().mkpath(folder_);
@@ -38,7 +46,8 @@ void ScreenshotTour::start() {
         if (!alive && clock_.elapsed() < kPatienceMs)
             return;
         poll_.stop();
-        const bool written = shoot();
+        bool written = shoot();
+        written = alive && shootLaterStates() && written;
         Q_EMIT finished(alive && written);
     });
     poll_.start();
@@ -100,6 +109,66 @@ bool ScreenshotTour::shoot() {
         menu->adjustSize();
         ok = save(*menu, QStringLiteral("tray-menu")) && ok;
     }
+    return ok;
+}
+
+bool ScreenshotTour::waitUntil(const std::function<bool()>& reached, int timeoutMs) {
+    const QDeadlineTimer deadline(timeoutMs);
+    while (!reached()) {
+        if (deadline.hasExpired())
+            return false;
+        QApplication::processEvents(QEventLoop::AllEvents, 100);
+        QThread::msleep(50);
+    }
+    return true;
+}
+
+bool ScreenshotTour::shootLaterStates() {
+    bool ok = true;
+    // A link that is not a run: the join page names it and does not go on.
+    if (ui::JoinWizard* wizard = window_.openJoinWizard()) {
+        wizard->resize(760, 560);
+        auto* consent = wizard->findChild<QCheckBox*>(QStringLiteral("consentCheck"));
+        auto* link = wizard->findChild<QLineEdit*>(QStringLiteral("runLinkEdit"));
+        if (consent && link) {
+            consent->setChecked(true);
+            wizard->button(QWizard::NextButton)->click();
+            link->setText(QStringLiteral("hello"));
+            wizard->button(QWizard::NextButton)->click();
+            ok = save(*wizard, QStringLiteral("wizard-bad-link")) && ok;
+        } else {
+            std::cerr << "the join wizard has no consent or link field" << std::endl;
+            ok = false;
+        }
+        wizard->close();
+    }
+    // Paused: the Training panel shows no countdown or peer count it can no longer know.
+    QAction* pauseResume = window_.tray()->pauseResumeAction();
+    pauseResume->trigger();
+    const auto paused = [this] { return engine_.snapshot()->state == engine::EngineState::Paused; };
+    ok = waitUntil(paused, 60000) && ok;
+    window_.tabs()->setCurrentIndex(ui::MainWindow::TrainingTab);
+    ok = save(window_, QStringLiteral("training-paused")) && ok;
+    pauseResume->trigger();
+    const auto running = [this] {
+        const auto state = engine_.snapshot()->state;
+        return state == engine::EngineState::Training || state == engine::EngineState::Waiting;
+    };
+    ok = waitUntil(running, 120000) && ok;
+    // Every other peer gone: the app says it is disconnected and retrying (ContactWatch's 30 s and the
+    // records' expiry).
+    if (endCollaboration_) {
+        endCollaboration_();
+        const bool lost = waitUntil([this] { return engine_.snapshot()->collaborationLost; }, 180000);
+        if (!lost)
+            std::cerr << "the app did not notice that the collaboration had gone" << std::endl;
+        window_.tabs()->setCurrentIndex(ui::MainWindow::PeersTab);
+        ok = save(window_, QStringLiteral("disconnected")) && lost && ok;
+    }
+    // Quit: the window stays in sight, saying it is stopping, until the process ends.
+    window_.tabs()->setCurrentIndex(ui::MainWindow::ContributionTab);
+    window_.quitAction()->trigger();
+    ok = save(window_, QStringLiteral("stopping")) && ok;
     return ok;
 }
 

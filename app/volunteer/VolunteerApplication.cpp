@@ -1,6 +1,7 @@
 #include "app/volunteer/VolunteerApplication.h"
 
 #include "app/volunteer/ScreenshotTour.h"
+#include "app/volunteer/StopSignalNotifier.h"
 #include "core/engine/VolunteerEngine.h"
 #include "core/engine/VolunteerSettings.h"
 #include "ui/AppController.h"
@@ -19,6 +20,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <thread>
 
@@ -120,6 +122,11 @@ VolunteerApplication::Started VolunteerApplication::start() {
         std::make_unique<ui::AppController>(*engine_, settingsPath, std::make_unique<ui::DBusSensors>());
     window_ = std::make_unique<ui::MainWindow>(*engine_, *controller_);
     connect(window_.get(), &ui::MainWindow::quitRequested, this, &VolunteerApplication::quitPolitely);
+    stopSignals_ = std::make_unique<StopSignalNotifier>();
+    connect(stopSignals_.get(), &StopSignalNotifier::stopRequested, window_.get(), [this](int signalNumber) {
+        std::cout << "sahaj-volunteer: " << ::strsignal(signalNumber) << ": quitting" << std::endl;
+        window_->quit();
+    });
     connect(window_.get(), &ui::MainWindow::demoRequested, this, &VolunteerApplication::launchDemo);
     if (instance_) {
         connect(instance_.get(), &SingleInstance::showRequested, window_.get(), [this] {
@@ -149,7 +156,8 @@ VolunteerApplication::Started VolunteerApplication::start() {
         window_->show();
     }
     if (!options_.screenshotFolder.isEmpty()) {
-        tour_ = std::make_unique<ScreenshotTour>(*engine_, *window_, options_.screenshotFolder);
+        tour_ = std::make_unique<ScreenshotTour>(*engine_, *window_, options_.screenshotFolder,
+                                                 [this] { demo_.reset(); });
         connect(tour_.get(), &ScreenshotTour::finished, this, [this](bool ok) {
             std::cout << (ok ? "screenshots written to " : "screenshots incomplete in ")
                       << options_.screenshotFolder.toStdString() << std::endl;

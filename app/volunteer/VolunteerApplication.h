@@ -22,6 +22,7 @@ class MainWindow;
 namespace sahaj::volunteer {
 
 class ScreenshotTour;
+class StopSignalNotifier;
 
 // sahaj-volunteer put together: the language (the settings', else the system's), the engine, the
 // controller of settings and pause rules, the window with its tray icon, "start at login", and in demo mode
@@ -77,6 +78,7 @@ private:
     std::unique_ptr<ui::MainWindow> window_;
     std::unique_ptr<DemoSession> demo_;
     std::unique_ptr<ScreenshotTour> tour_;
+    std::unique_ptr<StopSignalNotifier> stopSignals_;
     bool startAtLogin_ = false;
     bool quitting_ = false;
     QElapsedTimer quitClock_;

@@ -9,7 +9,9 @@
 #include <QJsonDocument>
 #include <QThread>
 
+#include <csignal>
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -164,6 +166,13 @@ LocalCollaboration::Peer& LocalCollaboration::start(const QString& name, const Q
     peer.process->setStandardErrorFile(QDir(peer.dir).filePath(QStringLiteral("log.txt")));
     if (!options_.readOutput)
         peer.process->setStandardOutputFile(QDir(peer.dir).filePath(QStringLiteral("log.jsonl")));
+    // The peers end with the process that started them, even when it is killed (SIGKILL, a crash): a
+    // demo must not leave a collaboration running on the user's machine.
+    peer.process->setChildProcessModifier([parent = ::getpid()] {
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (::getppid() != parent) // it died before the request took effect
+            ::_exit(1);
+    });
     peer.process->start(options_.nodeProgram, arguments);
     if (!peer.process->waitForStarted(10000))
         throw std::runtime_error("cannot start " + options_.nodeProgram.toStdString() + ": " +

@@ -3,12 +3,14 @@
 // taken over. Real sahaj-volunteer processes (offscreen), each test with a home folder of its own.
 #include "tests/common/NodeProcess.h"
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <csignal>
 
 class TestVolunteerInstance : public QObject {
@@ -25,6 +27,9 @@ class TestVolunteerInstance : public QObject {
         environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home_.filePath(QStringLiteral("config")));
         environment.insert(QStringLiteral("XDG_DATA_HOME"), home_.filePath(QStringLiteral("data")));
         environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        // The demo's folder too (a killed demo cannot remove it).
+        QDir().mkpath(home_.filePath(QStringLiteral("tmp")));
+        environment.insert(QStringLiteral("TMPDIR"), home_.filePath(QStringLiteral("tmp")));
         return environment;
     }
 
@@ -129,6 +134,84 @@ private Q_SLOTS:
         QVERIFY(next.waitForFinished(30000));
         QCOMPARE(next.exitStatus(), QProcess::NormalExit); // seen: a crash on quitting (exit code 11)
         QCOMPARE(next.exitCode(), 0);
+    }
+
+    // A logout or `kill` quits as Quit does: the app leaves and ends normally (before, SIGTERM killed it
+    // outright, and a demo's peers ran on without it).
+    void terminationQuitsPolitely() {
+        QProcess app;
+        const auto cleanup = qScopeGuard([&] { stop(app); });
+        QVERIFY(startFirst(app));
+        QString seen;
+        waitForOutput(app, QStringLiteral("sahaj-volunteer"), seen); // its first line: the event loop runs
+        ::kill(static_cast<pid_t>(app.processId()), SIGTERM);
+        QVERIFY(app.waitForFinished(40000));
+        seen += QString::fromUtf8(app.readAllStandardOutput());
+        QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(app.exitCode(), 0);
+        QVERIFY2(seen.contains(QStringLiteral("quitting")), qPrintable(seen));
+        const Result none = run({QStringLiteral("--quit")});
+        QVERIFY2(none.status == 1 && none.err.contains(QStringLiteral("not running")),
+                 qPrintable(QStringLiteral("status %1: %2%3").arg(none.status).arg(none.out, none.err)));
+    }
+
+    // The demo's coordinator and volunteers are processes of the app's: they end with it even when it is
+    // killed outright (SIGKILL gives it no chance to stop them).
+    void aKilledDemoTakesItsPeersWithIt() {
+        QProcess app;
+        const auto cleanup = qScopeGuard([&] { stop(app); });
+        app.setProcessEnvironment(environment());
+        app.start(QStringLiteral(SAHAJ_VOLUNTEER),
+                  {QStringLiteral("--demo"), QStringLiteral("--language"), QStringLiteral("en")});
+        QVERIFY(app.waitForStarted(30000));
+        QList<qint64> peers;
+        const auto reap = qScopeGuard([&] { // a failure leaves no collaboration running
+            for (const qint64 peer : peers)
+                ::kill(static_cast<pid_t>(peer), SIGKILL);
+        });
+        for (int i = 0; i < 1200 && peers.size() < 3 && app.state() == QProcess::Running; ++i) {
+            QTest::qWait(100);
+            peers = childrenOf(app.processId(), QByteArrayLiteral("sahaj-node"));
+        }
+        QVERIFY2(peers.size() == 3, qPrintable(QString::fromUtf8(app.readAllStandardError())));
+        ::kill(static_cast<pid_t>(app.processId()), SIGKILL);
+        QVERIFY(app.waitForFinished(30000));
+        for (int i = 0; i < 600 && std::any_of(peers.begin(), peers.end(), alive); ++i)
+            QTest::qWait(100);
+        for (const qint64 peer : peers)
+            QVERIFY2(!alive(peer), qPrintable(QStringLiteral("peer %1 outlived the app").arg(peer)));
+    }
+
+private:
+    // The processes whose parent is `parent` and whose command is `name`, from /proc.
+    static QList<qint64> childrenOf(qint64 parent, const QByteArray& name) {
+        QList<qint64> found;
+        for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+            bool isPid = false;
+            const qint64 pid = entry.toLongLong(&isPid);
+            if (!isPid)
+                continue;
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+            if (!stat.open(QIODevice::ReadOnly))
+                continue;
+            // "pid (comm) state ppid ...": comm may hold spaces, so read after its closing parenthesis.
+            const QByteArray line = stat.readAll();
+            const qsizetype close = line.lastIndexOf(')');
+            const QList<QByteArray> rest = line.mid(close + 2).split(' ');
+            if (close > 0 && rest.size() > 1 && rest[1].toLongLong() == parent &&
+                line.mid(line.indexOf('(') + 1, close - line.indexOf('(') - 1) == name)
+                found.append(pid);
+        }
+        return found;
+    }
+
+    // Alive and not a zombie waiting for its parent to collect it.
+    static bool alive(qint64 pid) {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly))
+            return false;
+        const QByteArray line = stat.readAll();
+        return line.mid(line.lastIndexOf(')') + 2, 1) != "Z";
     }
 };
 

@@ -23,6 +23,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTextDocument>
 #include <QtTest>
@@ -197,10 +198,18 @@ private Q_SLOTS:
         machine.window->show();
         QVERIFY(QTest::qWaitForWindowExposed(machine.window.get()));
         QSignalSpy quit(machine.window.get(), &MainWindow::quitRequested);
+        QVERIFY(!machine.window->tray()->available()); // offscreen there is no tray
+        // The window is the app, and closing it quits; it stays in sight until the process ends, saying so.
+        machine.window->close();
+        QCOMPARE(quit.size(), 1);
+        QVERIFY(machine.window->isVisible());
+        QCOMPARE(machine.window->statusBar()->currentMessage(), QStringLiteral("Stopping…"));
+        QVERIFY(!machine.window->controlBar()->isEnabled());
+        QVERIFY(!machine.window->joinLeaveAction()->isEnabled());
+        // A second close while stopping hides it, and asks for nothing more.
         machine.window->close();
         QVERIFY(!machine.window->isVisible());
-        // Offscreen there is no tray: the window is the app, and closing it quits. With a tray it hides.
-        QCOMPARE(quit.size(), machine.window->tray()->available() ? 0 : 1);
+        QCOMPARE(quit.size(), 1);
     }
 
     void aboutShowsTheLicence() {
@@ -234,6 +243,17 @@ private Q_SLOTS:
         Machine machine;
         QSignalSpy quit(machine.window.get(), &MainWindow::quitRequested);
         machine.window->tray()->quitAction()->trigger();
+        QCOMPARE(quit.size(), 1);
+        // Stopping is shown in the window, the tray's tooltip and its menu, which offers nothing more.
+        QCOMPARE(machine.window->statusBar()->currentMessage(), QStringLiteral("Stopping…"));
+        QCOMPARE(machine.window->tray()->toolTip(), QStringLiteral("Sahaj — stopping…"));
+        QVERIFY(!machine.window->tray()->quitAction()->isEnabled());
+        QVERIFY(!machine.window->quitAction()->isEnabled());
+        // A later snapshot does not bring the engine's state back over it.
+        machine.engine->show(*machine.engine->snapshot());
+        QCOMPARE(machine.window->tray()->toolTip(), QStringLiteral("Sahaj — stopping…"));
+        QCOMPARE(machine.window->statusBar()->currentMessage(), QStringLiteral("Stopping…"));
+        machine.window->quitAction()->trigger();
         QCOMPARE(quit.size(), 1);
     }
 };

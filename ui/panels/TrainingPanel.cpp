@@ -188,9 +188,9 @@ void TrainingPanel::render() {
         return;
     const engine::EngineSnapshot& s = *snapshot;
 
-    const QString reason = StateText::reason(s);
-    stateValue_->setText(reason.isEmpty() ? StateText::state(s.state)
-                                          : tr("%1 · %2").arg(StateText::state(s.state), reason));
+    // As the status line words it: a pause's reason stands alone ("Paused by you", not "Paused · Paused
+    // by you").
+    stateValue_->setText(StateText::headline(s));
     download_->setDownload(s.download);
     epochValue_->setText(Figures::count(static_cast<double>(s.globalEpoch)));
     // The live figures are what this peer hears while it is in the collaboration: paused, snoozed or
