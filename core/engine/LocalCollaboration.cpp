@@ -167,7 +167,9 @@ LocalCollaboration::Peer& LocalCollaboration::start(const QString& name, const Q
     if (!options_.readOutput)
         peer.process->setStandardOutputFile(QDir(peer.dir).filePath(QStringLiteral("log.jsonl")));
     // The peers end with the process that started them, even when it is killed (SIGKILL, a crash): a
-    // demo must not leave a collaboration running on the user's machine.
+    // demo must not leave a collaboration running on the user's machine. The signal follows the thread
+    // that started the child, not the process: make and destroy a LocalCollaboration on one thread, which
+    // then outlives its peers.
     peer.process->setChildProcessModifier([parent = ::getpid()] {
         ::prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (::getppid() != parent) // it died before the request took effect

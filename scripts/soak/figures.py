@@ -18,6 +18,7 @@ from collections import defaultdict
 from pathlib import Path
 
 WARM_UP_FRACTION = 0.25
+PROCESS_WARM_UP_S = 600
 BACK_WITHIN_EPOCHS = 2
 
 
@@ -106,15 +107,20 @@ def rounds_figures(records, ids, uplink_of):
 
 def memory_figures(samples, duration):
     """Each process's resident memory over time; its growth after warm-up, per hour, from a least-squares
-    line, in percent of its mean (processes that lived at least half the run after warm-up)."""
+    line, in percent of its mean. Warm-up is the run's (its first WARM_UP_FRACTION) and each process's own
+    (its first PROCESS_WARM_UP_S, or the run's warm-up if shorter): a process restarted late grows as it
+    loads the state and fills its buffers, which is not a leak. Judged: processes with at least half the
+    run's time after warm-up left."""
     series = defaultdict(list)
     for s in samples:
         if "rss" in s:
             series[(str(s["who"]), s["process"], s["pid"])].append((s["t"], s["rss"]))
     warm = WARM_UP_FRACTION * duration
+    own_warm = min(PROCESS_WARM_UP_S, warm)
     growth = []
     for (who, process, pid), points in series.items():
-        points = [(t, rss) for t, rss in points if t >= warm]
+        start = max(warm, points[0][0] + own_warm)
+        points = [(t, rss) for t, rss in points if t >= start]
         if len(points) < 5 or points[-1][0] - points[0][0] < 0.5 * (duration - warm):
             continue
         ts = [t for t, _ in points]
@@ -124,6 +130,21 @@ def memory_figures(samples, duration):
         growth.append({"who": who, "process": process, "pid": pid, "mean_mib": mean_r / 2**20,
                        "growth_percent_per_hour": 100 * slope * 3600 / mean_r})
     return series, sorted(growth, key=lambda g: -g["growth_percent_per_hour"])
+
+
+def memory_by_arm(growth, experiment):
+    """With an experiment in the run (soak.py --experiment-env), the median growth of its volunteers' node
+    processes against the others' (the control): the same trace, time and machine for both."""
+    if not experiment:
+        return None
+    treated = {str(i) for i in experiment["volunteers"]}
+    arms = {"experiment": [], "control": []}
+    for g in growth:
+        if g["process"] == "node" and g["who"].isdigit():
+            arms["experiment" if g["who"] in treated else "control"].append(g["growth_percent_per_hour"])
+    return {"env": experiment["env"], **{
+        arm: {"processes": len(values), "median_growth_percent_per_hour":
+              statistics.median(values) if values else None} for arm, values in arms.items()}}
 
 
 def comebacks(events, records, honest, duration):
@@ -306,6 +327,9 @@ def main():
         "utilisation_min": min(utilisations) if utilisations else None,
         "round_to_bound_median": statistics.median(r["ratio"] for r in rounds) if rounds else None,
         "memory_growth_max_percent_per_hour": growth[0]["growth_percent_per_hour"] if growth else None,
+        "memory_growth_median_percent_per_hour":
+            statistics.median(g["growth_percent_per_hour"] for g in growth) if growth else None,
+        "memory_by_arm": memory_by_arm(growth, soak.get("experiment")),
         "honest_bans": sum(1 for b in banned if b["honest"]),
         "restarts_judged": sum(1 for b in back if b["judged"]),
         "restarts_back_in_time": sum(1 for b in back if b["judged"] and b["in_time"]),
@@ -325,8 +349,9 @@ def main():
         ("loss within 5 % of the clean run at the same epoch (largest difference)",
          fmt(loss_vs_clean, percent=True) if loss_vs_clean is not None else "no clean run given",
          loss_vs_clean is not None and loss_vs_clean <= 0.05, False),
-        ("memory flat after warm-up (largest growth, % per hour)",
-         fmt(figures["memory_growth_max_percent_per_hour"]),
+        ("memory flat after warm-up (largest growth, median, % per hour)",
+         f"{fmt(figures['memory_growth_max_percent_per_hour'])}, "
+         f"{fmt(figures['memory_growth_median_percent_per_hour'])}",
          (figures["memory_growth_max_percent_per_hour"] or 0) <= 5, False),
         ("no honest peer banned", str(figures["honest_bans"]), figures["honest_bans"] == 0, True),
         ("every restarted volunteer in a group within two epochs",
@@ -351,6 +376,12 @@ def main():
         f.write("| goal | figure | met |\n|---|---|---|\n")
         for g in figures["goals"]:
             f.write(f"| {g['goal']} | {g['figure']} | {'yes' if g['met'] else '**no**'} |\n")
+        arms = figures["memory_by_arm"]
+        if arms:
+            f.write(f"\nExperiment: {arms['env']} for {arms['experiment']['processes']} volunteers' nodes, "
+                    f"memory growth (median, % per hour) {fmt(arms['experiment']['median_growth_percent_per_hour'])}"
+                    f" against {fmt(arms['control']['median_growth_percent_per_hour'])} for the other "
+                    f"{arms['control']['processes']}.\n")
         f.write(f"\n{plotted}\n")
         if "plots:" in plotted:
             for name in plotted.split(": ")[1].split(", "):
@@ -365,6 +396,8 @@ def main():
             f.write(f"| {b['who']} | {b['t']} | {b['epoch_then']} | {b['back_at_epoch']} | {b['back_after_s']} |\n")
     for g in figures["goals"]:
         print(f"{'met' if g['met'] else 'NOT MET':8} {g['goal']}: {g['figure']}")
+    if figures["memory_by_arm"]:
+        print(f"memory growth by arm: {json.dumps(figures['memory_by_arm'])}")
     print(f"figures: {out / 'figures.json'}, report: {out / 'report.md'}")
     if a.check:
         failed = [g["goal"] for g in figures["goals"] if g["checked_in_ci"] and not g["met"]]

@@ -15,7 +15,7 @@ Meanwhile it samples every process's memory and notes when each epoch record app
 OUT/records.jsonl); at the end scripts/soak/figures.py turns the folder into figures.json and report.md.
 
   scripts/soak.sh [--volunteers 40] [--minutes 120] [--seed 1] [--duty 4] [--out DIR] [--clean]
-                  [--node NODE] [--tokenizer FILE] [--check]
+                  [--node NODE] [--tokenizer FILE] [--check] [--experiment-env NAME=VALUE]
 
 Root only (network namespaces). Exits 0 when the run went through (with --check: and every goal that
 figures.py checks held), 1 otherwise.
@@ -63,6 +63,10 @@ def parse_arguments():
     parser.add_argument("--node", type=Path, default=HERE / "build/app/node/sahaj-node")
     parser.add_argument("--tokenizer", type=Path, default=HERE / "build/tests/data/sample-tokenizer/tokenizer.json")
     parser.add_argument("--check", action="store_true", help="exit 1 unless figures.py's checks hold")
+    parser.add_argument("--experiment-env", metavar="NAME=VALUE",
+                        help="set NAME=VALUE for the odd-numbered volunteers only, the others being the control: "
+                             "an A/B test inside one run (figures.py compares their memory), e.g. "
+                             "GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072")
     arguments = parser.parse_args()
     if not 4 <= arguments.volunteers <= 150:
         parser.error("--volunteers must be 4 to 150")
@@ -70,6 +74,11 @@ def parse_arguments():
         parser.error("--minutes must be 2 to 1440")
     if not 1 <= arguments.duty <= 100:
         parser.error("--duty must be 1 to 100")
+    if arguments.experiment_env is not None:
+        name, equals, value = arguments.experiment_env.partition("=")
+        if not equals or not name.isidentifier():
+            parser.error("--experiment-env must be NAME=VALUE")
+        arguments.experiment_env = (name, value)
     if os.geteuid() != 0:
         sys.exit("soak: needs root (it creates network namespaces, NAT rules and traffic shaping): run it with sudo")
     for path, what in ((arguments.node, "sahaj-node (build first, or --node)"),
@@ -205,6 +214,8 @@ class Soak:
             # The monotonic clock is left alone: only the wall clock is off, as on a badly set computer.
             environment.update(LD_PRELOAD=FAKETIME_LIBRARY, FAKETIME=f"{skew_s:+d}s",
                                FAKETIME_DONT_FAKE_MONOTONIC="1")
+        if self.a.experiment_env and i % 2 == 1:
+            environment[self.a.experiment_env[0]] = self.a.experiment_env[1]
         command += [str(self.a.node), "volunteer", "--manifest", str(self.out / "run.join"),
                     "--coordinator", f"{self.coordinator_address()}:{PORT}", "--identity", str(folder),
                     "--out", str(folder), "--seed", str(100 + i), "--threads", "1",
@@ -366,6 +377,9 @@ class Soak:
             "volunteers": self.a.volunteers, "minutes": self.a.minutes, "seed": self.a.seed,
             "duty": self.a.duty, "clean": self.a.clean, "hostile": [] if self.a.clean else [0],
             "skewed": {} if self.a.clean else {"1": SKEW_OK_S, "2": -SKEW_OK_S, "bad-clock": SKEW_BAD_S},
+            "experiment": None if not self.a.experiment_env else {
+                "env": "=".join(self.a.experiment_env),
+                "volunteers": [i for i in range(self.a.volunteers) if i % 2 == 1]},
             "hosts": [{"kind": kind, "down_mbit": d, "up_mbit": u} for kind, (d, u) in self.hosts]}, indent=1))
         self.network_up()
         log = self.out / "run-init.log"
