@@ -575,6 +575,10 @@
         <source>Leave the collaboration politely and stop training</source>
         <translation>অন্যদের জানিয়ে সহযোগিতা ছেড়ে যান এবং প্রশিক্ষণ বন্ধ করুন</translation>
     </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>থামছে…</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::DownloadProgress</name>

@@ -573,6 +573,10 @@
         <source>Leave the collaboration politely and stop training</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Stopping…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::DownloadProgress</name>

@@ -98,7 +98,20 @@ void ControlBar::onJoinLeave() {
     controller_.leave();
 }
 
+void ControlBar::showStopping() {
+    stopping_ = true;
+    render();
+}
+
 void ControlBar::render() {
+    if (stopping_) {
+        for (QWidget* control :
+             std::initializer_list<QWidget*>{joinLeave_, pauseResume_, finishStep_, snooze_})
+            control->setEnabled(false);
+        state_->setText(tr("Stopping…"));
+        warning_->hide();
+        return;
+    }
     const auto snapshot = engine_.snapshot();
     const bool joinable = engine::canJoin(snapshot->state);
     joinLeave_->setText(joinable ? tr("&Join…") : tr("&Leave"));

@@ -33,6 +33,10 @@ public:
     QLabel* stateLabel() const { return state_; }
     QLabel* warningLabel() const { return warning_; }
 
+    // The app is quitting: every control off for good, and the state says "Stopping…" (not the engine's
+    // last state, which no longer changes what the user can do) until the process ends.
+    void showStopping();
+
 Q_SIGNALS:
     // Join was clicked: the window runs the wizard or asks for the run's password.
     void joinRequested();
@@ -53,6 +57,7 @@ private:
     QAction* cancelSnooze_ = nullptr;
     QLabel* state_ = nullptr;
     QLabel* warning_ = nullptr;
+    bool stopping_ = false;
 };
 
 } // namespace sahaj::ui

@@ -263,7 +263,7 @@ void MainWindow::quit() {
     // Leaving the run takes a moment (up to the app's bound): say so where the user looks, and offer
     // nothing that would act on an engine that is going away.
     statusBar()->showMessage(tr("Stopping…"));
-    controlBar_->setEnabled(false);
+    controlBar_->showStopping();
     for (QAction* action : {joinLeave_, settings_, quit_, demo_})
         action->setEnabled(false);
     tray_->showStopping();

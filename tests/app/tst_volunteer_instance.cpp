@@ -160,7 +160,21 @@ private Q_SLOTS:
     void aKilledDemoTakesItsPeersWithIt() {
         QProcess app;
         const auto cleanup = qScopeGuard([&] { stop(app); });
-        app.setProcessEnvironment(environment());
+        // The demo's text and tokenizer: the tests' own (a fresh clone has not built the demo's corpus).
+        const QString demo = home_.filePath(QStringLiteral("demo"));
+        QVERIFY(QDir().mkpath(demo));
+        const QString source = qEnvironmentVariable("SAHAJ_SOURCE_DIR");
+        const QString tokenizer = qEnvironmentVariable("SAHAJ_SAMPLE_TOKENIZER");
+        QVERIFY2(!source.isEmpty() && !tokenizer.isEmpty(),
+                 "SAHAJ_SOURCE_DIR and SAHAJ_SAMPLE_TOKENIZER must be set");
+        QFile::remove(demo + QStringLiteral("/train.txt"));
+        QFile::remove(demo + QStringLiteral("/tokenizer.json"));
+        QVERIFY(QFile::copy(source + QStringLiteral("/tests/train/data/bengali-sample.txt"),
+                            demo + QStringLiteral("/train.txt")));
+        QVERIFY(QFile::copy(tokenizer, demo + QStringLiteral("/tokenizer.json")));
+        QProcessEnvironment withDemo = environment();
+        withDemo.insert(QStringLiteral("SAHAJ_DEMO_DIR"), demo);
+        app.setProcessEnvironment(withDemo);
         app.start(QStringLiteral(SAHAJ_VOLUNTEER),
                   {QStringLiteral("--demo"), QStringLiteral("--language"), QStringLiteral("en")});
         QVERIFY(app.waitForStarted(30000));

@@ -1,6 +1,7 @@
 // The event log panel: the engine's events appear as rows, the level and text filters hide and show
 // them, Copy (button or Ctrl+C) puts the selected rows shown, or all rows shown, on the clipboard as
-// lines, Clear empties it, and past kMaxRows the oldest rows go.
+// lines, Clear empties it, past kMaxRows the oldest rows go, and the view follows new rows unless the user
+// scrolled up.
 #include "tests/gui/support/PerTestLedgers.h"
 #include "tests/gui/support/RecordingEngine.h"
 #include "tests/gui/support/WidgetGrab.h"
@@ -12,6 +13,7 @@
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTableView>
 #include <QtTest>
 
@@ -178,6 +180,35 @@ private Q_SLOTS:
         QCOMPARE(texts[0], QStringLiteral("Joining failed: line two   line three"));
         QCOMPARE(texts[1].size(), EventLogPanel::kMaxTextLength + 1); // and an ellipsis
         QCOMPARE(panel.visibleLines().join(QLatin1Char('\n')).count(QLatin1Char('\n')), 1);
+    }
+
+    // Like a terminal: new lines scroll into view while the user reads the end, and leave the view alone
+    // once they scrolled up to read something older.
+    void followsNewLinesUnlessScrolledUp() {
+        RecordingEngine engine(ledgers_.path());
+        EventLogPanel panel(engine);
+        panel.resize(600, 300);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto* view = panel.findChild<QTableView*>();
+        QVERIFY(view);
+        const QScrollBar* scroll = view->verticalScrollBar();
+        for (int i = 0; i < 100; ++i)
+            engine.emitEvent(Level::Info, QStringLiteral("line %1").arg(i));
+        QTRY_VERIFY(scroll->maximum() > 0);
+        QTRY_COMPARE(scroll->value(), scroll->maximum());
+        view->verticalScrollBar()->setValue(0);
+        for (int i = 0; i < 20; ++i)
+            engine.emitEvent(Level::Info, QStringLiteral("later %1").arg(i));
+        QCoreApplication::processEvents();
+        QCOMPARE(scroll->value(), 0);
+        view->scrollToBottom();
+        QTRY_COMPARE(scroll->value(), scroll->maximum());
+        const int before = scroll->maximum();
+        for (int i = 0; i < 20; ++i)
+            engine.emitEvent(Level::Info, QStringLiteral("last %1").arg(i));
+        QTRY_VERIFY(scroll->maximum() > before);
+        QTRY_COMPARE(scroll->value(), scroll->maximum());
     }
 
     void capDropsTheOldest() {

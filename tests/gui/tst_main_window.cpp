@@ -26,6 +26,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextDocument>
+#include <QToolButton>
 #include <QtTest>
 
 #include <memory>
@@ -33,6 +34,7 @@
 using namespace sahaj::testing;
 using sahaj::ui::BandwidthPanel;
 using sahaj::ui::ContributionPanel;
+using sahaj::ui::ControlBar;
 using sahaj::ui::EventLogPanel;
 using sahaj::ui::JoinWizard;
 using sahaj::ui::MainWindow;
@@ -204,7 +206,13 @@ private Q_SLOTS:
         QCOMPARE(quit.size(), 1);
         QVERIFY(machine.window->isVisible());
         QCOMPARE(machine.window->statusBar()->currentMessage(), QStringLiteral("Stopping…"));
-        QVERIFY(!machine.window->controlBar()->isEnabled());
+        ControlBar* bar = machine.window->controlBar();
+        QCOMPARE(bar->stateLabel()->text(), QStringLiteral("Stopping…"));
+        QVERIFY(bar->stateLabel()->isEnabled()); // read, not greyed out
+        for (QWidget* control :
+             std::initializer_list<QWidget*>{bar->joinLeaveButton(), bar->pauseResumeButton(),
+                                             bar->finishStepButton(), bar->snoozeButton()})
+            QVERIFY(!control->isEnabled());
         QVERIFY(!machine.window->joinLeaveAction()->isEnabled());
         // A second close while stopping hides it, and asks for nothing more.
         machine.window->close();
@@ -249,9 +257,11 @@ private Q_SLOTS:
         QCOMPARE(machine.window->tray()->toolTip(), QStringLiteral("Sahaj — stopping…"));
         QVERIFY(!machine.window->tray()->quitAction()->isEnabled());
         QVERIFY(!machine.window->quitAction()->isEnabled());
-        // A later snapshot does not bring the engine's state back over it.
+        // A later snapshot does not bring the engine's state, or a control, back over it.
         machine.engine->show(*machine.engine->snapshot());
         QCOMPARE(machine.window->tray()->toolTip(), QStringLiteral("Sahaj — stopping…"));
+        QCOMPARE(machine.window->controlBar()->stateLabel()->text(), QStringLiteral("Stopping…"));
+        QVERIFY(!machine.window->controlBar()->joinLeaveButton()->isEnabled());
         QCOMPARE(machine.window->statusBar()->currentMessage(), QStringLiteral("Stopping…"));
         machine.window->quitAction()->trigger();
         QCOMPARE(quit.size(), 1);
