@@ -11,10 +11,12 @@
 #include "app/node/TokenizerTrainCommand.h"
 #include "app/node/VolunteerCommand.h"
 #include "core/Version.h"
+#include "core/engine/MallocPolicy.h"
 
 #include <QCoreApplication>
 
 int main(int argc, char** argv) {
+    sahaj::engine::MallocPolicy::apply();
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName("sahaj-node");
     QCoreApplication::setApplicationVersion(sahaj::kVersion);

@@ -2,6 +2,7 @@
 // bandwidth, the peers on a map and the training, and obeys the limits and pause rules the user sets.
 #include "app/volunteer/VolunteerApplication.h"
 #include "core/Version.h"
+#include "core/engine/MallocPolicy.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -78,6 +79,7 @@ std::optional<sahaj::volunteer::VolunteerApplication::Options> readOptions(int a
 } // namespace
 
 int main(int argc, char* argv[]) {
+    sahaj::engine::MallocPolicy::apply(); // the engine runs in this process
     int exitCode = 0;
     const std::optional<sahaj::volunteer::VolunteerApplication::Options> options =
         readOptions(argc, argv, &exitCode);
