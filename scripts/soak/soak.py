@@ -214,7 +214,7 @@ class Soak:
             # The monotonic clock is left alone: only the wall clock is off, as on a badly set computer.
             environment.update(LD_PRELOAD=FAKETIME_LIBRARY, FAKETIME=f"{skew_s:+d}s",
                                FAKETIME_DONT_FAKE_MONOTONIC="1")
-        if self.a.experiment_env and i % 2 == 1:
+        if self.in_experiment(i):
             environment[self.a.experiment_env[0]] = self.a.experiment_env[1]
         command += [str(self.a.node), "volunteer", "--manifest", str(self.out / "run.join"),
                     "--coordinator", f"{self.coordinator_address()}:{PORT}", "--identity", str(folder),
@@ -223,6 +223,10 @@ class Soak:
         if not self.a.clean and i == 0:
             command += ["--attack", "negate"]
         return self.spawn(command, folder, environment)
+
+    def in_experiment(self, i):
+        """--experiment-env's arm: the odd-numbered volunteers."""
+        return self.a.experiment_env is not None and i % 2 == 1
 
     def skew_of(self, i):
         return {1: SKEW_OK_S, 2: -SKEW_OK_S}.get(i, 0) if not self.a.clean else 0
@@ -379,7 +383,7 @@ class Soak:
             "skewed": {} if self.a.clean else {"1": SKEW_OK_S, "2": -SKEW_OK_S, "bad-clock": SKEW_BAD_S},
             "experiment": None if not self.a.experiment_env else {
                 "env": "=".join(self.a.experiment_env),
-                "volunteers": [i for i in range(self.a.volunteers) if i % 2 == 1]},
+                "volunteers": [i for i in range(self.a.volunteers) if self.in_experiment(i)]},
             "hosts": [{"kind": kind, "down_mbit": d, "up_mbit": u} for kind, (d, u) in self.hosts]}, indent=1))
         self.network_up()
         log = self.out / "run-init.log"

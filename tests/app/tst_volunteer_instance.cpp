@@ -167,8 +167,6 @@ private Q_SLOTS:
         const QString tokenizer = qEnvironmentVariable("SAHAJ_SAMPLE_TOKENIZER");
         QVERIFY2(!source.isEmpty() && !tokenizer.isEmpty(),
                  "SAHAJ_SOURCE_DIR and SAHAJ_SAMPLE_TOKENIZER must be set");
-        QFile::remove(demo + QStringLiteral("/train.txt"));
-        QFile::remove(demo + QStringLiteral("/tokenizer.json"));
         QVERIFY(QFile::copy(source + QStringLiteral("/tests/train/data/bengali-sample.txt"),
                             demo + QStringLiteral("/train.txt")));
         QVERIFY(QFile::copy(tokenizer, demo + QStringLiteral("/tokenizer.json")));
