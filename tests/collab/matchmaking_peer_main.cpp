@@ -114,6 +114,13 @@ int main(int argc, char** argv) {
     self.bandwidth = std::stod(argument(argc, argv, "bandwidth", "1e6"));
     self.weight = role == "aux" ? 0.0 : std::stod(argument(argc, argv, "weight", "1"));
     collab::Matchmaking matchmaking(dhtNode, codec, sockets, role == "client" ? nullptr : &router, options);
+    // Each phase change goes to stderr (the test forwards it), so that a failed run shows how it went.
+    const auto started = std::chrono::steady_clock::now();
+    matchmaking.onTransition([&](const std::string& line) {
+        const auto ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+        std::cerr << "[" << hex(peerId).substr(0, 8) << " +" << ms.count() << " ms] " << line << std::endl;
+    });
     collab::MatchmakingResult formed = matchmaking.formGroup(1, self);
 
     std::vector<float> values;
