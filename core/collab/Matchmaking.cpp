@@ -460,7 +460,7 @@ private:
     }
 
     void leaderBeganNothing(const LeaderCandidate& target) {
-        failed_.insert(target.peerId);
+        failed(target.peerId);
         const bool distrusted = trust_.beganNothing(target.peerId, Clock::now());
         result_.problems.push_back("leader " + hexOf(target.peerId) + " accepted this peer for epoch " +
                                    std::to_string(epoch_) + " and began no group by its expiration and " +
@@ -470,6 +470,19 @@ private:
                                                : "not followed for the rest of this matchmaking"));
     }
 
+    // A leader that accepted this peer failed it: not followed again in this matchmaking. The leaders that
+    // redirected this peer to it were on their way there too, and were failed alike: they may lead again,
+    // and are no longer refused (two honest peers, one redirected by the other to a liar, otherwise each
+    // ended alone: the redirected one would not follow its redirector again).
+    void failed(const std::string& leader) {
+        failed_.insert(leader);
+        if (const auto redirectors = redirectedBy_.find(leader); redirectors != redirectedBy_.end()) {
+            for (const CandidateKey& key : redirectors->second)
+                refused_.erase(key);
+            redirectedBy_.erase(redirectors);
+        }
+    }
+
     bool refuse(const LeaderCandidate& target) {
         refused_.insert(keyOf(target));
         return false;
@@ -477,8 +490,9 @@ private:
 
     // A target that did not answer in time, or was between groups (NOT_A_LEADER), while its declaration
     // is live: it may be waiting for a leader that is about to fail it, and lead a moment later. It is
-    // passed over for a refresh interval (this peer leads meanwhile, if its own declaration is the best
-    // left, and still looks for better leaders), then asked again, up to kMaxNotNowAnswers times in all.
+    // passed over for a refresh interval (the first time this peer pauses; later it leads meanwhile, if its
+    // own declaration is the best left, and still looks for better leaders), then asked again, up to
+    // kMaxNotNowAnswers times in all.
     // Refused for good at its second answer, it stayed behind while both ended alone: two honest peers
     // that a liar had accepted one after the other each ended in a group of one (docs/protocol.md, Group
     // formation). Counted by peer id, so that a peer cannot escape the bound by declaring anew.
@@ -491,6 +505,9 @@ private:
                                        " times: not asked again in this matchmaking");
             return;
         }
+        // The first time, wait for it rather than lead meanwhile: most often it is back within a refresh.
+        if (notNow.answers == 1)
+            return pause(why + ": asking again after a refresh");
         enter(Phase::Choosing, why + ": asked again after a refresh");
     }
 
@@ -509,6 +526,7 @@ private:
             if (candidate.peerId == suggested.peerId)
                 suggested = candidate;
         if (mayFollow(suggested)) {
+            redirectedBy_[suggested.peerId].push_back(keyOf(target));
             next_ = suggested;
             enter(Phase::Choosing, from + " to " + net::LogText::shortHex(suggested.peerId));
             return;
@@ -528,7 +546,7 @@ private:
         GroupSpec spec = GroupSpec::fromWire(begin);
         const std::string problem = planProblem(spec, target);
         if (!problem.empty()) {
-            failed_.insert(target.peerId);
+            failed(target.peerId);
             trust_.brokePlan(target.peerId, Clock::now());
             result_.problems.push_back("leader " + hexOf(target.peerId) + " began a group for epoch " +
                                        std::to_string(epoch_) + " unlike the run's plan (" + problem +
@@ -675,6 +693,8 @@ private:
     };
     std::map<std::string, NotNow> notNow_;
     std::set<std::string> failed_; // leaders that accepted it and then failed it, whatever they declare
+    // Per leader a REDIRECT sent this peer to: the declarations refused for redirecting it there.
+    std::map<std::string, std::vector<CandidateKey>> redirectedBy_;
     bool leading_ = false;
     std::optional<LeaderCandidate> following_; // the leader this peer is asking or waiting for
     std::map<std::string, Accepted> accepted_; // by peer id

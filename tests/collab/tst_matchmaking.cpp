@@ -48,6 +48,20 @@ struct LeaderDht {
     }
 };
 
+// Options of a peer that gathers for 25 s (a declaration later than the leaders' by hand) for vectors of
+// 777 fp32 values in parts of 100, giving up at `deadline`.
+collab::MatchmakingOptions gatheringLong(std::chrono::milliseconds deadline) {
+    collab::MatchmakingOptions options;
+    options.schemaHash = kSchema;
+    options.encoding = collab::TensorEncoding::fp32();
+    options.vectorSize = 777;
+    options.partElements = 100;
+    options.gatherTime = 25s;
+    options.minGatherTime = 25s;
+    options.deadline = deadline;
+    return options;
+}
+
 collab::GroupMember member(char id, wire::Role role, double bandwidth, double weight) {
     return {std::string(32, id), role, role == wire::ROLE_CLIENT ? "" : "tcp://127.0.0.1:5000", bandwidth,
             weight};
@@ -255,16 +269,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(leaderDht.connectedNodeCount() > 0 && clientDht.connectedNodeCount() > 0,
                                  60000);
 
-        collab::MatchmakingOptions matchmaking;
-        matchmaking.schemaHash = kSchema;
-        matchmaking.encoding = collab::TensorEncoding::fp32();
-        matchmaking.vectorSize = 777;
-        matchmaking.partElements = 100;
         // A node's own declaration (25 s) is worse than the leader's (20 s); a peer that is never accepted
         // ends at a short deadline.
-        matchmaking.gatherTime = 25s;
-        matchmaking.minGatherTime = 25s;
-        matchmaking.deadline = accepts ? 30s : 8s;
+        const collab::MatchmakingOptions matchmaking = gatheringLong(accepts ? 30s : 8s);
 
         // The leader, by hand: it declares, says NOT_A_LEADER to the first requests and accepts the next.
         zmq::context_t context;
@@ -322,6 +329,125 @@ private Q_SLOTS:
         QCOMPARE(asked.load(), requests);
         QCOMPARE(result.group.members.size(), std::size_t(accepts ? 2 : 1));
         QCOMPARE(result.group.indexOf(leaderId) >= 0, accepts);
+    }
+
+    // A leader that redirected this peer to a better one, which then broke its word, is followed again: it
+    // was on its way there too and may lead again. Two honest peers, one redirected by the other to a liar
+    // that sent both a GroupBegin unlike the run's plan, each ended alone, because the redirected one never
+    // looked at its redirector again (tst_matchmaking_processes, tiny-parts row, about one run in ten).
+    // Here the redirector R and the liar L are by hand: R accepts, then redirects to L, which declares just
+    // then; L accepts and begins a group of parts of one value; R accepts the peer's second request and
+    // begins the group of the two.
+    void aRedirectorIsFollowedAgainWhenItsLeaderFails() {
+        sahaj::dht::DhtNode bootstrap(sahaj::dht::DhtNodeOptions{});
+        const auto dhtOf = [&](const std::shared_ptr<const security::PeerIdentity>& identity) {
+            return std::make_unique<sahaj::dht::DhtNode>(LeaderDht::optionsFor(bootstrap, identity));
+        };
+        const auto identity = [] {
+            return std::make_shared<const security::PeerIdentity>(security::PeerIdentity::generate());
+        };
+        const auto redirectorIdentity = identity();
+        const auto liarIdentity = identity();
+        const auto peerIdentity = identity();
+        const auto redirectorDht = dhtOf(redirectorIdentity);
+        const auto liarDht = dhtOf(liarIdentity);
+        const auto peerDht = dhtOf(peerIdentity);
+        QTRY_VERIFY_WITH_TIMEOUT(redirectorDht->connectedNodeCount() > 0 &&
+                                     liarDht->connectedNodeCount() > 0 && peerDht->connectedNodeCount() > 0,
+                                 60000);
+
+        // Its own declaration (25 s) is worse than R's (20 s) and L's (15 s).
+        const collab::MatchmakingOptions matchmaking = gatheringLong(30s);
+
+        zmq::context_t context;
+        struct ByHand {
+            std::string id;
+            net::SocketFactory sockets;
+            net::MessageCodec codec;
+            zmq::socket_t router;
+            std::string endpoint;
+            ByHand(zmq::context_t& context, const security::PeerIdentity& identity)
+                : id(identity.id().bytes().toStdString()), sockets(context, id), codec(kRun, id),
+                  router(sockets.bindRouter("tcp://127.0.0.1:0")),
+                  endpoint(net::SocketFactory::boundEndpoint(router)) {}
+            void reply(const zmq::message_t& route, wire::Envelope envelope) {
+                std::vector<zmq::message_t> frames = codec.encode(std::move(envelope));
+                net::MessageCodec::send(router, frames, &route);
+            }
+            // The group of this leader and `member`, with parts of `partElements` values.
+            void begin(const zmq::message_t& route, const wire::MemberInfo& member,
+                       std::int64_t partElements) {
+                std::vector<collab::GroupMember> members{
+                    {id, wire::ROLE_NODE, endpoint, 2e6, 5, {}, {}},
+                    {member.peer_id(), member.role(), member.endpoint(), 1e6, 3, {}, {}}};
+                wire::Envelope envelope;
+                *envelope.mutable_group_begin() =
+                    collab::GroupPlanner::plan(std::move(members), 7, collab::TensorEncoding::fp32(), 777,
+                                               partElements)
+                        .toWire();
+                reply(route, std::move(envelope));
+            }
+        };
+        ByHand redirector(context, *redirectorIdentity);
+        ByHand liar(context, *liarIdentity);
+        collab::MatchmakingBoard(*redirectorDht, QString::fromStdString(kRun))
+            .declare(7, redirector.endpoint, kSchema, wallMs() + 20000, 30s);
+        std::atomic<int> redirectorRequests = 0;
+        std::atomic<bool> stop = false;
+        std::thread leaders([&] {
+            while (!stop) {
+                zmq::pollitem_t items[] = {{redirector.router.handle(), 0, ZMQ_POLLIN, 0},
+                                           {liar.router.handle(), 0, ZMQ_POLLIN, 0}};
+                zmq::poll(items, 2, 100ms);
+                for (ByHand* leader : {&redirector, &liar}) {
+                    zmq::message_t route;
+                    auto frames = net::MessageCodec::receive(leader->router, 0ms, &route);
+                    if (!frames)
+                        continue;
+                    const net::WireMessage request = leader->codec.decode(std::move(*frames));
+                    if (!request.envelope.has_join_request())
+                        continue;
+                    const wire::MemberInfo member = request.envelope.join_request().member();
+                    wire::Envelope accepted;
+                    accepted.set_request_id(request.envelope.request_id());
+                    accepted.mutable_join_reply()->set_code(wire::JoinReply::ACCEPTED);
+                    leader->reply(route, std::move(accepted));
+                    if (leader == &liar) {
+                        leader->begin(route, member, 1);
+                    } else if (++redirectorRequests == 1) {
+                        // A better leader appears: L declares, and R hands its member over.
+                        collab::MatchmakingBoard(*liarDht, QString::fromStdString(kRun))
+                            .declare(7, liar.endpoint, kSchema, wallMs() + 15000, 30s);
+                        wire::Envelope redirect;
+                        redirect.set_request_id(request.envelope.request_id());
+                        wire::JoinReply* reply = redirect.mutable_join_reply();
+                        reply->set_code(wire::JoinReply::REDIRECT);
+                        reply->set_suggested_leader(liar.id);
+                        reply->set_suggested_endpoint(liar.endpoint);
+                        leader->reply(route, std::move(redirect));
+                    } else {
+                        leader->begin(route, member, 100);
+                    }
+                }
+            }
+        });
+
+        const std::string peerId = peerIdentity->id().bytes().toStdString();
+        const net::SocketFactory sockets(context, peerId);
+        const net::MessageCodec codec(kRun, peerId);
+        zmq::socket_t router = sockets.bindRouter("tcp://127.0.0.1:0");
+        collab::Matchmaking mm(*peerDht, codec, sockets, &router, matchmaking);
+        mm.onTransition([](const std::string& line) { qDebug("%s", line.c_str()); });
+        const collab::MatchmakingResult result =
+            mm.formGroup(7, {"", wire::ROLE_NODE, net::SocketFactory::boundEndpoint(router), 1e6, 3}, {});
+        stop = true;
+        leaders.join();
+        QCOMPARE(redirectorRequests.load(), 2);
+        QCOMPARE(result.group.members.size(), std::size_t(2));
+        QVERIFY(result.group.indexOf(redirector.id) >= 0);
+        QCOMPARE(result.problems.size(), std::size_t(1)); // the liar, named
+        QVERIFY(result.problems.front().find(QByteArray::fromStdString(liar.id).toHex().toStdString()) !=
+                std::string::npos);
     }
 
     // The collaboration thread steps group formation between its other duties (docs/collaboration.md, "The
