@@ -121,6 +121,20 @@ std::vector<Seed> seeds() {
         m->set_epoch(3);
     }
     {
+        wire::SpanSeal seal;
+        seal.set_group_id(kGroupId);
+        seal.set_epoch(3);
+        seal.set_span(1);
+        seal.set_aggregator(std::string(32, '\x0a'));
+        seal.set_values_sha256(std::string(32, '\x5e'));
+        seal.set_signature(std::string(64, '\x51'));
+        *add("span_seal").envelope.mutable_span_seal() = seal;
+        wire::RoundSeals* passed = add("round_seals").envelope.mutable_round_seals();
+        passed->set_group_id(kGroupId);
+        passed->set_epoch(3);
+        *passed->add_seals() = seal;
+    }
+    {
         // A leaver's failure: the members stop waiting for its parts too.
         wire::PartFailure* m = add("part_failure_left_group").envelope.mutable_part_failure();
         m->set_group_id(kGroupId);

@@ -73,7 +73,8 @@ void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
          "(parameters of its own with a weight of 10^12 in the state rounds), or lying progress, "
          "'inflated-samples' (10^12 samples claimed in its records, on joining and as its gradient's "
          "weight), 'always-ready' (the same, believing it itself: it steps as soon as it can) or "
-         "'future-epoch' (records two epochs ahead of its own) (default none).",
+         "'future-epoch' (records two epochs ahead of its own), or lying averages, 'equivocate' (as an "
+         "aggregator, other averages for each member, each under a valid seal) (default none).",
          "KIND"},
     });
 }
@@ -108,14 +109,13 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
     if (parser.isSet("attack")) {
         const auto attack = engine::GradientAttack::fromName(parser.value("attack"));
         if (!attack)
-            throw UsageError(
-                ("--attack must be none, negate, random, negative-moments, heavy-state, inflated-samples, "
-                 "always-ready or future-epoch, got '" +
-                 parser.value("attack") + "'")
-                    .toStdString());
+            throw UsageError(("--attack must be " + engine::GradientAttack::names() + ", got '" +
+                              parser.value("attack") + "'")
+                                 .toStdString());
         options.attack = *attack;
         options.link.publishedEpochLead = engine::GradientAttack::publishedEpochLead(*attack);
         options.link.claimedSamples = engine::GradientAttack::claimedSamples(*attack);
+        options.link.equivocate = *attack == engine::GradientAttack::Kind::Equivocate;
     }
     const double mbps = 1e6 / 8.0;
     options.link.uploadBytesPerSecond =

@@ -4,6 +4,8 @@
 #include "core/collab/PartitionPlan.h"
 #include "core/collab/PeerProgressRules.h"
 #include "core/collab/RoundStash.h"
+#include "core/collab/SealLedger.h"
+#include "core/collab/SpanSeals.h"
 #include "core/collab/TensorEncoding.h"
 #include "core/net/ClockSkew.h"
 #include "core/net/ConnectionPacer.h"
@@ -12,6 +14,7 @@
 #include "core/net/ProtocolViolation.h"
 #include "core/net/SocketFactory.h"
 #include "core/net/TokenBucket.h"
+#include "core/security/Sha256.h"
 
 #include <QByteArray>
 
@@ -195,6 +198,8 @@ public:
                 count(part, me_);
         }
         averaged_.resize(members);
+        spanDigests_.resize(members);
+        sealsFrom_.assign(members, false);
     }
 
     void start(std::vector<net::WireMessage> early) {
@@ -257,6 +262,7 @@ public:
 
     void finish(const std::string& why) {
         sendConfirmations(); // a last try for any a full queue held back
+        passSealsOn(true);
         noteUnconfirmed();
         // Each span's mean went into the vector when the whole span was in; whatever was not averaged in time
         // keeps the local values.
@@ -284,6 +290,7 @@ public:
 
 private:
     const GroupMember& self() const { return spec_.members[static_cast<std::size_t>(me_)]; }
+    bool sealing() const { return options_.sealWith != nullptr; }
 
     // Per connection, within the user's cap.
     double pacingRate() const {
@@ -403,6 +410,7 @@ private:
         if (!sums_.empty() && !ownSpanFailed_ && !result_.spanAveraged[static_cast<std::size_t>(me_)] &&
             std::all_of(sums_.begin(), sums_.end(), [](const PartSum& s) { return s.done; })) {
             result_.spanAveraged[static_cast<std::size_t>(me_)] = true;
+            sealOwnSpan();
             for (std::size_t p = 0; p < sums_.size(); ++p) {
                 if (!local_.empty())
                     std::copy(sums_[p].sum.begin(), sums_[p].sum.end(),
@@ -437,8 +445,47 @@ private:
         fillPartHeader(*reply, spec_, static_cast<std::size_t>(me_), p, range);
         reply->set_total_weight(part.weight);
         reply->set_contributors(part.contributors);
+        if (options_.alterReplies) {
+            for (std::size_t m : repliedMembers()) {
+                const std::vector<float> values = alteredFor(m, p);
+                const zmq::message_t data = TensorEncoding::encode(values.data(), range.size, spec_.encoding);
+                replyTo(m, envelope, &data);
+            }
+            return;
+        }
         const zmq::message_t data = TensorEncoding::encode(part.sum.data(), range.size, spec_.encoding);
         replyToEverySender(envelope, &data);
+    }
+
+    // Sealed averages: the seal of this member's span, over the means exactly as sent, goes to every member
+    // after the span's last part (replies leave in order).
+    void sealOwnSpan() {
+        if (!sealing())
+            return;
+        const auto sealOf = [&](const std::function<void(security::Sha256&)>& addSpan) {
+            security::Sha256 hash;
+            addSpan(hash);
+            wire::Envelope envelope;
+            *envelope.mutable_span_seal() = SpanSeals::make(
+                codec_.runId(), spec_, static_cast<std::uint32_t>(me_), hash.result(), *options_.sealWith);
+            return envelope;
+        };
+        const wire::Envelope own = sealOf([&](security::Sha256& hash) {
+            for (const PartSum& part : sums_)
+                SpanSeals::addValues(hash, part.sum.data(), part.sum.size());
+        });
+        holdSeal(own.span_seal());
+        if (!options_.alterReplies)
+            return replyToEverySender(own, nullptr);
+        // A test of the defences: each member gets a valid seal of what it was sent.
+        for (std::size_t m : repliedMembers())
+            replyTo(m, sealOf([&](security::Sha256& hash) {
+                        for (std::size_t p = 0; p < sums_.size(); ++p) {
+                            const std::vector<float> values = alteredFor(m, static_cast<std::int64_t>(p));
+                            SpanSeals::addValues(hash, values.data(), values.size());
+                        }
+                    }),
+                    nullptr);
     }
 
     // Gives up this member's span: every member keeps its local values for it (PartFailure).
@@ -461,14 +508,33 @@ private:
 
     // Queues `envelope` (with a copy of `data`, if any) for every other member that holds gradients.
     void replyToEverySender(const wire::Envelope& envelope, const zmq::message_t* data) {
-        for (std::size_t m = 0; m < spec_.members.size(); ++m) {
-            if (static_cast<int>(m) == me_ || !spec_.members[m].sends())
-                continue;
-            std::vector<zmq::message_t> frames;
-            if (data)
-                frames.emplace_back(data->data(), data->size());
-            replies_.push_back({codec_.encode(envelope, std::move(frames)), m});
-        }
+        for (std::size_t m : repliedMembers())
+            replyTo(m, envelope, data);
+    }
+
+    void replyTo(std::size_t member, const wire::Envelope& envelope, const zmq::message_t* data) {
+        std::vector<zmq::message_t> frames;
+        if (data)
+            frames.emplace_back(data->data(), data->size());
+        replies_.push_back({codec_.encode(envelope, std::move(frames)), member});
+    }
+
+    // The members an aggregator replies to: every other member that holds gradients.
+    std::vector<std::size_t> repliedMembers() const {
+        std::vector<std::size_t> members;
+        for (std::size_t m = 0; m < spec_.members.size(); ++m)
+            if (static_cast<int>(m) != me_ && spec_.members[m].sends())
+                members.push_back(m);
+        return members;
+    }
+
+    // What member m is sent of part p (AllReduceOptions::alterReplies, a test of the defences): the mean
+    // as altered for it, rounded as the wire rounds it.
+    std::vector<float> alteredFor(std::size_t member, std::int64_t p) const {
+        std::vector<float> values = sums_[static_cast<std::size_t>(p)].sum;
+        options_.alterReplies(member, values.data(), static_cast<std::int64_t>(values.size()));
+        TensorEncoding::roundTrip(values.data(), static_cast<std::int64_t>(values.size()), spec_.encoding);
+        return values;
     }
 
     // CenteredClip over the senders that contributed (the excluded ones never did). Nobody at all: zeros,
@@ -549,6 +615,7 @@ private:
             reply = replies_.erase(reply);
         }
         sendConfirmations();
+        passSealsOn(false);
         // Only full queues left: poll() then waits for the timer instead of spinning on the ROUTER, which
         // reports itself writable while any member's queue has room.
         repliesBlocked_ = !replies_.empty() && now >= uploadAllowedAt_;
@@ -572,9 +639,12 @@ private:
     // they may sit in this process's queues, which a peer leaving right after its round would drop. So an
     // aggregator's round lasts until every member it replied to confirmed, except members whose connection
     // is gone (a reply found it unreachable) and excluded senders (silent, most likely dead).
+    // Under sealing it also waits for the member's seals (RoundSeals), which it sends once its own spans
+    // are in: each aggregator sees every member's seals, and so any two that differ.
     bool owesConfirmation(std::size_t m) const {
-        return static_cast<int>(m) != me_ && spec_.members[m].sends() && !confirmed_[m] && !unreachable_[m] &&
-               !excluded_[m] && !sums_.empty() && !ownSpanFailed_;
+        return static_cast<int>(m) != me_ && spec_.members[m].sends() &&
+               (!confirmed_[m] || (sealing() && !sealsFrom_[m])) && !unreachable_[m] && !excluded_[m] &&
+               !sums_.empty() && !ownSpanFailed_;
     }
 
     // A member silent for the sender timeout since the last reply to it is not waited for any longer (it
@@ -591,7 +661,9 @@ private:
         for (std::size_t m = 0; m < spec_.members.size(); ++m)
             if (owesConfirmation(m))
                 result_.violations.push_back("member " + net::LogText::shortHex(spec_.members[m].peerId) +
-                                             " did not confirm that this aggregator's span arrived");
+                                             (confirmed_[m]
+                                                  ? " did not pass its seals on"
+                                                  : " did not confirm that this aggregator's span arrived"));
     }
 
     // Sends a message without data on this member's DEALER to `aggregator`; false when the socket does not
@@ -599,6 +671,34 @@ private:
     bool tell(std::size_t aggregator, wire::Envelope envelope) {
         std::vector<zmq::message_t> frames = codec_.encode(std::move(envelope));
         return net::MessageCodec::send(dealers_.at(aggregator), frames, nullptr, true);
+    }
+
+    // Under sealing, once every span this member awaits is in or given up (and its parts are out), passes
+    // the seals it checked on to every aggregator (RoundSeals); one whose queue is full on a later turn,
+    // and at the round's end a last try.
+    void passSealsOn(bool last) {
+        if (!sealing() || dealers_.empty())
+            return;
+        if (!sealsPassed_) {
+            for (const auto& [aggregator, queue] : pendingParts_)
+                if (!queue.empty() && !spanFailed_[aggregator] && !last)
+                    return;
+            for (const auto& [aggregator, socket] : dealers_)
+                if (!result_.spanAveraged[aggregator] && !spanFailed_[aggregator] && !last)
+                    return;
+            sealsPassed_ = true;
+            for (const auto& [aggregator, socket] : dealers_)
+                sealsDue_.insert(aggregator);
+        }
+        for (auto it = sealsDue_.begin(); it != sealsDue_.end();) {
+            wire::Envelope envelope;
+            wire::RoundSeals* seals = envelope.mutable_round_seals();
+            seals->set_group_id(spec_.groupId);
+            seals->set_epoch(spec_.epoch);
+            for (wire::SpanSeal& seal : seals_.all())
+                *seals->add_seals() = std::move(seal);
+            it = tell(*it, std::move(envelope)) ? sealsDue_.erase(it) : std::next(it);
+        }
     }
 
     // Tells each aggregator whose whole span arrived that it did (SpanReceived); one whose queue is full is
@@ -789,6 +889,8 @@ private:
             return onConfirmation(envelope);
         if (envelope.has_member_connected() && envelope.member_connected().group_id() == spec_.groupId)
             return onConnected(envelope);
+        if (envelope.has_round_seals() && envelope.round_seals().group_id() == spec_.groupId)
+            return onRoundSeals(envelope);
         if (!envelope.has_tensor_part() || envelope.tensor_part().group_id() != spec_.groupId) {
             // Kept for the caller within a bound in bytes: any admitted peer may send parts for groups it
             // makes up while the round runs, and the caller bounds what it keeps the same way (RoundStash).
@@ -895,6 +997,39 @@ private:
         confirmed_[*member] = true;
     }
 
+    // A member's seals: each must be a valid seal of this group (one that is not was made up or altered on
+    // the way, and is the passer's doing), and any that differs from the seal held for its span is the
+    // proof that its aggregator equivocated: named among the violators, whose signature is the evidence
+    // whoever passed it on.
+    void onRoundSeals(const wire::Envelope& envelope) {
+        const std::optional<std::size_t> member = sendingMember(envelope, "seals");
+        if (!member || !sealing())
+            return;
+        if (envelope.round_seals().epoch() != spec_.epoch)
+            return planMismatch(envelope.sender(), "seals for another epoch");
+        if (sealsFrom_[*member])
+            return;
+        sealsFrom_[*member] = true;
+        heardFrom_[*member] = Clock::now();
+        for (const wire::SpanSeal& seal : envelope.round_seals().seals()) {
+            if (const std::string problem = SpanSeals::problemWith(codec_.runId(), spec_, seal);
+                !problem.empty())
+                return blame(envelope.sender(), false, "passed on a seal that " + problem);
+            holdSeal(seal);
+        }
+    }
+
+    // Holds a valid seal; one that differs from the seal held for its span proves that the span's
+    // aggregator equivocated, whoever passed it on (the signature is the evidence): it is named among the
+    // violators, once.
+    void holdSeal(const wire::SpanSeal& seal) {
+        const std::string proof = seals_.record(seal);
+        if (!proof.empty() && equivocators_.insert(seal.aggregator()).second) {
+            result_.violations.push_back(proof);
+            result_.violators.push_back({seal.aggregator(), proof});
+        }
+    }
+
     // What each sender demonstrably delivered: it streams its whole vector (every span but its own) at
     // once, its parts to all aggregators interleaved, and over the same time its link also carries the
     // averages of its own span back to the other senders; so the time between its first and its last part
@@ -957,6 +1092,8 @@ private:
             spanFailed_[aggregator] = true;
             return;
         }
+        if (envelope.has_span_seal())
+            return onSeal(aggregator, envelope.span_seal());
         if (!envelope.has_averaged_part())
             return;
         const wire::AveragedPart& part = envelope.averaged_part();
@@ -970,7 +1107,7 @@ private:
             part.encoding().SerializeAsString() != spec_.encoding.SerializeAsString())
             throw net::ProtocolViolation(
                 "an averaged part whose offset, count or encoding differs from the plan");
-        if (spanFailed_[aggregator] || received_[aggregator].count(part.part()))
+        if (spanFailed_[aggregator] || received_[aggregator].count(part.part()) || spanDigests_[aggregator])
             return; // a repeated average is no progress: the span's timeout runs on
         heardFrom_[aggregator] = Clock::now();
         // Into a buffer of the span's own until the whole span is in: the local values must stay for a span
@@ -997,14 +1134,50 @@ private:
         received_[aggregator].insert(part.part());
         if (static_cast<std::int64_t>(received_[aggregator].size()) ==
             plan_.partCount(static_cast<std::int64_t>(aggregator))) {
-            result_.spanAveraged[aggregator] = true;
-            confirmationsDue_.insert(aggregator);
             // Every part of the span went ahead: whatever of this member's is still unsent would be ignored.
             pendingParts_[aggregator].clear();
             staged_.erase(aggregator);
-            std::copy_n(averaged.get(), span.size, local_.begin() + span.offset);
-            averaged.reset();
+            if (!sealing())
+                return takeSpan(aggregator);
+            // Taken once its seal, which follows the last part, says the same values.
+            security::Sha256 hash;
+            SpanSeals::addValues(hash, averaged.get(), static_cast<std::size_t>(span.size));
+            spanDigests_[aggregator] = hash.result().toStdString();
         }
+    }
+
+    void takeSpan(std::size_t aggregator) {
+        const ElementRange span = plan_.span(static_cast<std::int64_t>(aggregator));
+        result_.spanAveraged[aggregator] = true;
+        confirmationsDue_.insert(aggregator);
+        std::copy_n(averaged_[aggregator].get(), span.size, local_.begin() + span.offset);
+        averaged_[aggregator].reset();
+    }
+
+    // The aggregator's seal on its span (sealing): taken when it is its valid seal of the values received.
+    void onSeal(std::size_t aggregator, const wire::SpanSeal& seal) {
+        if (!sealing() || spanFailed_[aggregator] || result_.spanAveraged[aggregator])
+            return; // a seal already taken is no progress
+        const std::string& peerId = spec_.members[aggregator].peerId;
+        if (!spanDigests_[aggregator])
+            throw net::ProtocolViolation("aggregator " + net::LogText::shortHex(peerId) +
+                                         " sealed its span before its last averaged part");
+        if (const std::string problem = SpanSeals::problemWith(codec_.runId(), spec_, seal);
+            !problem.empty() || seal.span() != aggregator)
+            throw net::ProtocolViolation("aggregator " + net::LogText::shortHex(peerId) +
+                                         " sent a seal that " +
+                                         (problem.empty() ? "is for another span" : problem));
+        if (seal.values_sha256() != *spanDigests_[aggregator]) {
+            const std::string why = "aggregator " + QByteArray::fromStdString(peerId).toHex().toStdString() +
+                                    " sent averages that differ from its own seal of them";
+            if (secure_) // the connection went to its key: the averages are its own
+                result_.violators.push_back({peerId, why});
+            averaged_[aggregator].reset();
+            throw net::ProtocolViolation(why);
+        }
+        heardFrom_[aggregator] = Clock::now();
+        holdSeal(seal); // one passed on by a member that finished first may be there already
+        takeSpan(aggregator);
     }
 
     const GroupSpec& spec_;
@@ -1030,6 +1203,15 @@ private:
     std::vector<std::set<std::uint32_t>> received_;  // averaged parts received, per aggregator
     std::vector<std::unique_ptr<float[]>> averaged_; // per aggregator: its span's means so far
     std::set<std::size_t> confirmationsDue_;         // aggregators to tell that their span arrived
+    // Sealed averages (AllReduceOptions::sealWith): per aggregator, the hash of its span as received
+    // (awaiting the seal); the seals held; aggregators to pass them on to; per member, it passed its own
+    // on; aggregators proved to have equivocated.
+    std::vector<std::optional<std::string>> spanDigests_;
+    SealLedger seals_{spec_.members.size()};
+    bool sealsPassed_ = false;
+    std::set<std::size_t> sealsDue_;
+    std::vector<bool> sealsFrom_;
+    std::set<std::string> equivocators_;
     // As an aggregator, per member: it confirmed this span; a reply found it unreachable; the last reply
     // to it handed to the ROUTER.
     std::vector<bool> confirmed_;

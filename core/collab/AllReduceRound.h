@@ -20,6 +20,10 @@ class MessageCodec;
 class SocketFactory;
 } // namespace sahaj::net
 
+namespace sahaj::security {
+class PeerIdentity;
+} // namespace sahaj::security
+
 namespace sahaj::collab {
 
 // A range of the averaged vector whose values may not fall below a floor: a state round's second moments
@@ -65,6 +69,17 @@ struct AllReduceOptions {
     std::vector<double> weightCaps;
     // Ranges of the vector with a floor (ValueFloor); empty: any finite value.
     std::vector<ValueFloor> floors;
+    // Sealed averages (docs/protocol.md): this member's identity, which signs the seal of its span (its
+    // id must be the codec's peer id). Set, every aggregator of the group must seal its span, a member
+    // takes a span only when the values it received match their seal, and passes its seals on to every
+    // aggregator, which compares them: the engine always sets it. nullptr: nothing is sealed (test peers
+    // whose made-up ids are no keys). Every member of a group must agree; owned by the caller.
+    const security::PeerIdentity* sealWith = nullptr;
+    // Testing a run's defences only (engine::GradientAttack::Equivocate): changes the averages this
+    // aggregator sends member `member` (index in the group), `count` values of one part, before they are
+    // rounded and sent; with sealing, each member gets a valid seal of what it was sent. Empty for every
+    // honest peer.
+    std::function<void(std::size_t member, float* values, std::int64_t count)> alterReplies;
 };
 
 // A sender whose parts this aggregator counted for less weight than they carried (weightCaps).

@@ -19,6 +19,7 @@
 #include "core/dht/DhtNode.h"
 #include "core/dht/DhtNodeOptions.h"
 #include "core/dht/RecordRules.h"
+#include "core/engine/GradientAttack.h"
 #include "core/net/ConnectionPacer.h"
 #include "core/net/CoordinatorClock.h"
 #include "core/net/LinkBandwidth.h"
@@ -438,6 +439,19 @@ std::future<RoundOutcome> CollaborationLink::beginAverage(FormedGroup& formed, s
             promise.set_value(std::move(alone));
             return;
         }
+        // The state round right after a gradient round that caught a member lying cannot complete: that
+        // member's messages and connections are refused now, and an incomplete state round is not applied.
+        // Skipped at once rather than after the banned member's timeouts (15 s and more).
+        if (const std::optional<std::string> banned = bannedMember(s, spec); state && banned) {
+            RoundOutcome skipped;
+            skipped.values = std::move(local);
+            skipped.violations.push_back("the state round is skipped: its group holds peer " +
+                                         QByteArray::fromStdString(*banned).toHex().toStdString() +
+                                         ", banned since its gradient round");
+            note("epoch " + std::to_string(spec.epoch) + ": " + skipped.violations.back());
+            promise.set_value(std::move(skipped));
+            return;
+        }
         std::vector<net::WireMessage> early;
         if (!state)
             early = std::move(formed.early);
@@ -461,6 +475,11 @@ std::future<RoundOutcome> CollaborationLink::beginAverage(FormedGroup& formed, s
                 collab::WeightBounds::countedAtMost(spec, s.tracker.remoteRecords(), s.dht.now());
         roundOptions.floors = state ? options_.stateFloors : std::vector<collab::ValueFloor>{};
         roundOptions.downloadBytesPerSecond = options_.downloadBytesPerSecond;
+        // Every aggregator seals its span and every member passes the seals on: one that sends members
+        // different averages is caught with its own signatures (docs/protocol.md, "Sealed averages").
+        roundOptions.sealWith = options_.identity.get();
+        if (options_.equivocate)
+            roundOptions.alterReplies = GradientAttack::alterReply;
         auto running = std::make_unique<RunningRound>();
         running->round = std::make_unique<collab::AllReduceRound>(spec, s.codec, s.sockets, s.routerOrNull(),
                                                                   roundOptions);
@@ -594,6 +613,16 @@ void CollaborationLink::epochCompleted(std::uint64_t epoch,
         s.statePending = false;
         s.nextAnnounce = {}; // the others should learn the new epoch now
     });
+}
+
+std::optional<std::string> CollaborationLink::bannedMember(const Session& s, const collab::GroupSpec& spec) {
+    if (!s.zap)
+        return std::nullopt;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (const collab::GroupMember& member : spec.members)
+        if (s.zap->isBanned(member.peerId, now))
+            return member.peerId;
+    return std::nullopt;
 }
 
 void CollaborationLink::banViolators(Session& s,

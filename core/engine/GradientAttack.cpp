@@ -23,7 +23,20 @@ std::optional<GradientAttack::Kind> GradientAttack::fromName(const QString& name
         return Kind::AlwaysReady;
     if (name == QLatin1String("future-epoch"))
         return Kind::FutureEpoch;
+    if (name == QLatin1String("equivocate"))
+        return Kind::Equivocate;
     return std::nullopt;
+}
+
+QString GradientAttack::names() {
+    return QStringLiteral(
+        "none, negate, random, negative-moments, heavy-state, inflated-samples, always-ready, "
+        "future-epoch or equivocate");
+}
+
+void GradientAttack::alterReply(std::size_t member, float* values, std::int64_t count) {
+    for (std::int64_t i = 0; i < count; ++i)
+        values[i] += static_cast<float>(member + 1);
 }
 
 void GradientAttack::apply(Kind kind, std::vector<float>& vector, std::uint64_t seed) {

@@ -2,6 +2,7 @@
 
 #include <QString>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -19,7 +20,9 @@ namespace sahaj::engine {
 // 10^12 samples (the most a record may carry) in their records, on joining and as their gradient's
 // weight; of those, one looks for groups when its real batch is due, as honest peers do, so that its
 // weight reaches their groups, and the other believes its own claim, so that it is always ready to step;
-// the third publishes records two epochs ahead of its own.
+// the third publishes records two epochs ahead of its own. One lies as an aggregator: it sends each member
+// of its group other averages of its span (the mean plus the member's index + 1 in every value), each under
+// a valid seal of what that member got.
 class GradientAttack {
 public:
     enum class Kind {
@@ -30,7 +33,8 @@ public:
         HeavyState,
         InflatedSamples,
         AlwaysReady,
-        FutureEpoch
+        FutureEpoch,
+        Equivocate
     };
 
     static constexpr double kScale = 1000.0;
@@ -38,9 +42,11 @@ public:
     static constexpr std::uint64_t kInflatedSamples = 1'000'000'000'000;
     static constexpr std::uint64_t kFutureEpochLead = 2;
 
-    // "none", "negate", "random", "negative-moments", "heavy-state", "inflated-samples", "always-ready" or
-    // "future-epoch"; nullopt for anything else.
+    // "none", "negate", "random", "negative-moments", "heavy-state", "inflated-samples", "always-ready",
+    // "future-epoch" or "equivocate"; nullopt for anything else.
     static std::optional<Kind> fromName(const QString& name);
+    // Every name fromName takes, for messages.
+    static QString names();
 
     // Replaces `vector` in place. `seed` varies the random direction from epoch to epoch.
     static void apply(Kind kind, std::vector<float>& vector, std::uint64_t seed);
@@ -62,6 +68,8 @@ public:
     static std::uint64_t believedSamples(Kind kind, std::uint64_t samples) {
         return kind == Kind::AlwaysReady ? kInflatedSamples : samples;
     }
+    // Equivocate: what this aggregator sends member `member` of a part of its span instead of the mean.
+    static void alterReply(std::size_t member, float* values, std::int64_t count);
     // How many epochs ahead of its own its progress records claim to be.
     static std::uint64_t publishedEpochLead(Kind kind) {
         return kind == Kind::FutureEpoch ? kFutureEpochLead : 0;

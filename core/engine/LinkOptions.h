@@ -81,6 +81,9 @@ struct LinkOptions {
     // Testing a run's defences only (GradientAttack::InflatedSamples, AlwaysReady): its progress records
     // and join requests claim this many samples whatever it has. 0, its own count, for every honest peer.
     std::uint64_t claimedSamples = 0;
+    // Testing a run's defences only (GradientAttack::Equivocate): as an aggregator, it sends each member
+    // other averages, each under a valid seal. False for every honest peer.
+    bool equivocate = false;
 
     // Group formation timings (schemaHash, encoding and vectorSize are filled in from above).
     collab::MatchmakingOptions matchmaking;

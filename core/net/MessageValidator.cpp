@@ -59,6 +59,16 @@ void checkPart(const Part& part, const std::vector<zmq::message_t>& data, const 
                 std::to_string(expected) + " expected for its count and encoding");
 }
 
+// The syntax of a seal; its signature and meaning are the round's to check (collab::SpanSeals).
+void checkSeal(const wire::SpanSeal& seal, const std::string& field) {
+    checkGroupId(seal.group_id(), (field + ".group_id").c_str());
+    require(seal.span() < WireLimits::kMaxGroupSize, field + ".span is out of range");
+    require(seal.aggregator().size() == WireLimits::kPeerIdBytes, field + ".aggregator must be a peer id");
+    require(seal.values_sha256().size() == WireLimits::kSha256Bytes,
+            field + ".values_sha256 must be 32 bytes");
+    require(seal.signature().size() == WireLimits::kSignatureBytes, field + ".signature must be 64 bytes");
+}
+
 void checkTokenRequest(const wire::Envelope& envelope, const std::vector<zmq::message_t>& data) {
     const wire::TokenRequest& m = envelope.token_request();
     require(m.username().size() <= WireLimits::kMaxUsernameBytes,
@@ -282,6 +292,18 @@ void MessageValidator::validate(const wire::Envelope& envelope, const std::vecto
     case E::kMemberConnected:
         checkGroupId(envelope.member_connected().group_id(), "member_connected.group_id");
         checkDataFrames(data, 0, "member_connected");
+        return;
+    case E::kSpanSeal:
+        checkSeal(envelope.span_seal(), "span_seal");
+        checkDataFrames(data, 0, "span_seal");
+        return;
+    case E::kRoundSeals:
+        checkGroupId(envelope.round_seals().group_id(), "round_seals.group_id");
+        require(envelope.round_seals().seals_size() <= static_cast<int>(WireLimits::kMaxGroupSize),
+                "round_seals holds more seals than a group has spans");
+        for (const wire::SpanSeal& seal : envelope.round_seals().seals())
+            checkSeal(seal, "round_seals.seals[]");
+        checkDataFrames(data, 0, "round_seals");
         return;
     case E::kStateRequest:
         require(envelope.state_request().chunk() < WireLimits::kMaxStateChunks,

@@ -14,6 +14,9 @@ sahaj_add_test(NAME tst_weight_bounds SOURCES ${allreduce_tests_dir}/tst_weight_
 # The stash of early round messages: bounded in bytes, per sender and by epoch.
 sahaj_add_test(NAME tst_round_stash SOURCES ${allreduce_tests_dir}/tst_round_stash.cpp LIBS sahaj_collab
                LABELS unit TIMEOUT 60)
+# Sealed averages: seals verify only as made; two that differ prove an aggregator equivocated.
+sahaj_add_test(NAME tst_span_seals SOURCES ${allreduce_tests_dir}/tst_span_seals.cpp LIBS sahaj_collab
+               LABELS unit TIMEOUT 60)
 # Which violators' span means a member took: a state round holding one is not taken.
 sahaj_add_test(NAME tst_allreduce_result SOURCES ${allreduce_tests_dir}/tst_allreduce_result.cpp
                LIBS sahaj_collab LABELS unit TIMEOUT 60)
@@ -32,4 +35,4 @@ target_compile_definitions(tst_allreduce_processes PRIVATE
 add_dependencies(tst_allreduce_processes sahaj-allreduce-peer)
 
 add_dependencies(allreduce_tests tst_centered_clip tst_weight_bounds tst_round_stash tst_allreduce_result
-                 tst_allreduce_processes)
+                 tst_span_seals tst_allreduce_processes)

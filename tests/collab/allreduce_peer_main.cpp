@@ -23,13 +23,24 @@
 // --left-group yes: it left the group before its round, as a peer that would step apart from the
 // collaboration does (CollaborationLink): it sends nothing and answers every message of the round on its
 // ROUTER with a PartFailure that says so, for `timeout-ms` × 3, prints {"left_group", "answered"} and waits.
+// --seal yes: a real identity (a new Ed25519 key: its peer id) that seals this member's span, and sealed
+// averages required of every aggregator (AllReduceOptions::sealWith); every member of the group must say so.
+// --lying-aggregator KIND (with --seal yes and an aggregating role): an aggregator that answers each member
+// with averages of its own making, different for each (member i's are all i + 1), under a valid seal of
+// what that member got (KIND equivocating) or of other values (mis-sealed); prints {"lied_to": members
+// answered} and waits.
 #include "core/collab/AllReduceRound.h"
+#include "core/collab/PartHeader.h"
+#include "core/collab/PartitionPlan.h"
+#include "core/collab/SpanSeals.h"
 #include "core/collab/TensorEncoding.h"
 #include "core/collab/WeightBounds.h"
 #include "core/net/LinkBandwidth.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/SocketFactory.h"
 #include "core/net/ZapHandler.h"
+#include "core/security/PeerIdentity.h"
+#include "core/security/Sha256.h"
 #include "tests/collab/AllReduceTestVector.h"
 #include "tests/collab/MisbehavingMember.h"
 #include "tests/collab/PeerArguments.h"
@@ -45,6 +56,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -58,9 +70,10 @@ namespace {
 
 // Stay until the test closes our input: the ROUTER (and a misbehaving member's DEALERs) must outlive
 // every member's round.
-// A member's test CURVE secret, from the first byte of its fixed id, and the public key that goes with it.
-std::string testCurveSecret(char idByte) {
-    return QCryptographicHash::hash(QByteArray("sahaj-test-curve-") + idByte, QCryptographicHash::Sha256)
+// A member's test CURVE secret, from its id, and the public key that goes with it.
+std::string testCurveSecret(const std::string& peerId) {
+    return QCryptographicHash::hash(QByteArray("sahaj-test-curve-") + QByteArray::fromStdString(peerId),
+                                    QCryptographicHash::Sha256)
         .toStdString();
 }
 
@@ -129,6 +142,67 @@ std::vector<zmq::socket_t> hijack(zmq::context_t& context, const collab::GroupSp
     return sockets;
 }
 
+// The next message on `router` within 100 ms, with the route of its connection; nullopt when none came.
+std::optional<net::WireMessage> receiveOne(const net::MessageCodec& codec, zmq::socket_t& router) {
+    zmq::message_t route;
+    std::optional<std::vector<zmq::message_t>> frames =
+        net::MessageCodec::receive(router, std::chrono::milliseconds(100), &route);
+    if (!frames)
+        return std::nullopt;
+    net::WireMessage message = codec.decode(std::move(*frames));
+    message.route = std::move(route);
+    return message;
+}
+
+// --lying-aggregator: answers each member, at its first message, with every part of this aggregator's span
+// holding its own index + 1, and a valid seal of those values (mis-sealed: of values one more).
+int lieAsAggregator(const collab::GroupSpec& spec, const net::MessageCodec& codec, zmq::socket_t& router,
+                    const security::PeerIdentity& identity, bool misSealed, int timeoutMs) {
+    const int me = spec.indexOf(codec.peerId());
+    const collab::PartitionPlan plan(spec.spanCounts, spec.vectorSize, spec.partElements);
+    std::set<int> answered;
+    const auto senders = std::count_if(spec.members.begin(), spec.members.end(),
+                                       [](const collab::GroupMember& member) { return member.sends(); });
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(3 * timeoutMs);
+    while (std::chrono::steady_clock::now() < until && static_cast<long>(answered.size()) < senders) {
+        const std::optional<net::WireMessage> message = receiveOne(codec, router);
+        if (!message)
+            continue;
+        const zmq::message_t& route = message->route;
+        const int member = spec.indexOf(message->envelope.sender());
+        if (member < 0 || member == me || !answered.insert(member).second)
+            continue;
+        security::Sha256 hash;
+        for (std::int64_t p = 0; p < plan.partCount(me); ++p) {
+            const collab::ElementRange range = plan.part(me, p);
+            std::vector<float> values(static_cast<std::size_t>(range.size), static_cast<float>(member + 1));
+            collab::TensorEncoding::roundTrip(values.data(), range.size, spec.encoding);
+            std::vector<float> sealed = values;
+            if (misSealed)
+                for (float& value : sealed)
+                    value += 1.0f;
+            collab::SpanSeals::addValues(hash, sealed.data(), sealed.size());
+            wire::Envelope envelope;
+            wire::AveragedPart* part = envelope.mutable_averaged_part();
+            collab::fillPartHeader(*part, spec, static_cast<std::size_t>(me), p, range);
+            part->set_total_weight(1.0);
+            part->set_contributors(1);
+            std::vector<zmq::message_t> data;
+            data.push_back(collab::TensorEncoding::encode(values.data(), range.size, spec.encoding));
+            std::vector<zmq::message_t> out = codec.encode(std::move(envelope), std::move(data));
+            net::MessageCodec::send(router, out, &route, true);
+        }
+        wire::Envelope envelope;
+        *envelope.mutable_span_seal() = collab::SpanSeals::make(
+            codec.runId(), spec, static_cast<std::uint32_t>(me), hash.result(), identity);
+        std::vector<zmq::message_t> out = codec.encode(std::move(envelope));
+        net::MessageCodec::send(router, out, &route, true);
+    }
+    std::cout << nlohmann::json{{"lied_to", answered.size()}}.dump() << std::endl;
+    waitForInputToClose();
+    return 0;
+}
+
 // Answers the round's messages with PartFailure.left_group, as CollaborationLink answers members of a group
 // it left.
 int leaveGroup(const collab::GroupSpec& spec, const net::MessageCodec& codec, zmq::socket_t& router,
@@ -136,13 +210,8 @@ int leaveGroup(const collab::GroupSpec& spec, const net::MessageCodec& codec, zm
     const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(3 * timeoutMs);
     int answered = 0;
     while (std::chrono::steady_clock::now() < until) {
-        zmq::message_t route;
-        std::optional<std::vector<zmq::message_t>> frames =
-            net::MessageCodec::receive(router, std::chrono::milliseconds(100), &route);
-        if (!frames)
-            continue;
-        const net::WireMessage message = codec.decode(std::move(*frames));
-        if (!collab::AllReduceRound::isRoundMessage(message.envelope, spec.groupId))
+        std::optional<net::WireMessage> message = receiveOne(codec, router);
+        if (!message || !collab::AllReduceRound::isRoundMessage(message->envelope, spec.groupId))
             continue;
         wire::Envelope reply;
         wire::PartFailure* failure = reply.mutable_part_failure();
@@ -152,7 +221,7 @@ int leaveGroup(const collab::GroupSpec& spec, const net::MessageCodec& codec, zm
         failure->set_reason("left the group before its round");
         failure->set_left_group(true);
         std::vector<zmq::message_t> out = codec.encode(std::move(reply));
-        net::MessageCodec::trySend(router, out, &route, true);
+        net::MessageCodec::trySend(router, out, &message->route, true);
         ++answered;
     }
     std::cout << nlohmann::json{{"left_group", true}, {"answered", answered}}.dump() << std::endl;
@@ -179,8 +248,11 @@ int main(int argc, char** argv) {
         }
     }
 
-    // A fixed id per index: the tests need stable ids, not secret ones.
-    const std::string peerId(32, static_cast<char>('A' + index));
+    // A fixed id per index: the tests need stable ids, not secret ones; a sealing member's id is its key.
+    const bool seal = argument(argc, argv, "seal", "no") == "yes";
+    const security::PeerIdentity identity = security::PeerIdentity::generate();
+    const std::string peerId =
+        seal ? identity.id().bytes().toStdString() : std::string(32, static_cast<char>('A' + index));
     zmq::context_t context;
     const bool curve = argument(argc, argv, "curve", "no") == "yes";
     const std::string domain = net::ZapHandler::runDomain("test-run");
@@ -188,7 +260,7 @@ int main(int argc, char** argv) {
     std::optional<net::SocketFactory::Curve> keys;
     if (curve) {
         zap = std::make_unique<net::ZapHandler>(context, domain);
-        const std::string secret = testCurveSecret(peerId.front());
+        const std::string secret = testCurveSecret(peerId);
         keys = net::SocketFactory::Curve{curvePublicOf(secret), secret, domain};
     }
     const net::SocketFactory sockets(context, peerId, {}, keys);
@@ -219,7 +291,7 @@ int main(int argc, char** argv) {
     collab::GroupSpec spec = collab::GroupSpec::fromWire(begin);
     if (curve)
         for (collab::GroupMember& member : spec.members) {
-            member.curveKey = curvePublicOf(testCurveSecret(member.peerId.front()));
+            member.curveKey = curvePublicOf(testCurveSecret(member.peerId));
             zap->admit(member.curveKey, member.peerId,
                        std::chrono::duration_cast<std::chrono::milliseconds>(
                            std::chrono::system_clock::now().time_since_epoch())
@@ -276,6 +348,15 @@ int main(int argc, char** argv) {
     // --floor F: no value of the vector may be below F (a state round's floor on its second moments).
     if (const std::string floor = argument(argc, argv, "floor", ""); !floor.empty())
         options.floors.push_back({collab::ElementRange{0, size}, std::stof(floor), "a value"});
+    if (seal)
+        options.sealWith = &identity;
+    if (const std::string lie = argument(argc, argv, "lying-aggregator", ""); !lie.empty()) {
+        if (lie != "equivocating" && lie != "mis-sealed") {
+            std::cerr << "sahaj-allreduce-peer: --lying-aggregator: equivocating or mis-sealed" << std::endl;
+            return 2;
+        }
+        return lieAsAggregator(spec, codec, router, identity, lie == "mis-sealed", timeoutMs);
+    }
     if (misbehaviour)
         return misbehave(spec, codec, sockets, *misbehaviour, local, timeoutMs);
     if (argument(argc, argv, "left-group", "no") == "yes")

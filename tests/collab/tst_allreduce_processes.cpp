@@ -332,6 +332,54 @@ private Q_SLOTS:
             QVERIFY(std::abs(values[i] - expected[i]) < 1e-6);
     }
 
+    // Sealed averages (docs/protocol.md): every aggregator seals its span and every member passes its
+    // seals on to the aggregators. An auxiliary that answers each member with averages of its own making,
+    // each under a valid seal, is named by every honest aggregator with the two seals as proof; one whose
+    // seal does not match what it sent has its span refused by every member, under CURVE named by each;
+    // honest, the same group completes bit for bit and names nobody.
+    void anAggregatorGivingMembersDifferentAveragesIsProvedToLie_data() {
+        QTest::addColumn<QString>("lie");
+        QTest::newRow("honest") << QString();
+        QTest::newRow("equivocating") << "equivocating";
+        QTest::newRow("mis-sealed") << "mis-sealed";
+    }
+    void anAggregatorGivingMembersDifferentAveragesIsProvedToLie() {
+        QFETCH(QString, lie);
+        const std::int64_t size = 100'000;
+        const QStringList sealed = lie == "mis-sealed" ? QStringList{"--seal", "yes", "--curve", "yes"}
+                                                       : QStringList{"--seal", "yes"};
+        std::vector<Peer> peers =
+            start({"node", "node", "node", "aux"}, {10, 20, 30, 0}, size, sealed,
+                  {{}, {}, {}, lie.isEmpty() ? QStringList{} : QStringList{"--lying-aggregator", lie}});
+        const collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp32(), 10000);
+        QVERIFY(spec.spanCounts[3] > 0);
+        begin(peers, spec);
+        finish(peers);
+        const QString liar = QByteArray::fromStdString(peers[3].peerId).toHex();
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject& result = peers[static_cast<std::size_t>(i)].result;
+            const QString report = QJsonDocument(result).toJson(QJsonDocument::Compact);
+            QVERIFY2(!result.isEmpty(), "an honest member reported nothing");
+            const QJsonArray violators = result.value("violators").toArray();
+            if (lie.isEmpty()) {
+                QVERIFY2(result.value("complete").toBool(), qPrintable(report));
+                QVERIFY2(violators.isEmpty(), qPrintable(report));
+                QCOMPARE(result.value("sha256").toString(), peers[0].result.value("sha256").toString());
+                continue;
+            }
+            QVERIFY2(violators.contains(liar), qPrintable(report));
+            QVERIFY2(violators.size() == 1, qPrintable(report)); // nobody honest
+            if (lie == "equivocating") {
+                QVERIFY2(report.contains("signed two different averages of span 3"), qPrintable(report));
+            } else {
+                QVERIFY2(!result.value("span_averaged").toArray().at(3).toBool(), qPrintable(report));
+                QVERIFY2(report.contains("sent averages that differ from its own seal"), qPrintable(report));
+            }
+        }
+        if (!lie.isEmpty())
+            QCOMPARE(peers[3].result.value("lied_to").toInt(), 3);
+    }
+
     void aDeadMemberCostsItsSpanNotTheRound() {
         const std::int64_t size = 300'000;
         std::vector<Peer> peers = start({"node", "node", "node"}, {1, 1, 1}, size, {"--timeout-ms", "3000"});

@@ -478,6 +478,31 @@ private Q_SLOTS:
         QVERIFY2(refused > 0, "no state round refused the liar's parts");
     }
 
+    // Admitted is not trusted, row 12: a volunteer that, as an aggregator, sends each member other averages
+    // of its span, each under a valid seal of what that member got. Every member passes its seals on to the
+    // aggregators, and an honest one that holds two different seals of the liar's span bans it with them as
+    // proof; the honest volunteers finish with equal parameters (a state round every epoch brings back
+    // together what the round of the lie parted). Without the comparison of seals nobody bans it and the
+    // loss climbs.
+    void aVolunteerGivingMembersDifferentAveragesIsBanned() {
+        const LiarRun run = runWithALiar("equivocate", "equivocate", "384", "1");
+        if (QTest::currentTestFailed())
+            return;
+        const QRegularExpression banOfLiar("banned peer " + run.liarId +
+                                           " .*signed two different averages of span");
+        int banned = 0;
+        for (const Peer* peer : run.honest())
+            if (banOfLiar.match(readText(peer->dir + "/log.err")).hasMatch())
+                ++banned;
+        QVERIFY2(banned > 0, "no honest volunteer banned the liar with the proof of its seals");
+        // Powerless after its first lie: the loss stays where it began (without the seals' comparison the
+        // liar stays in every group and its averages took the loss from 11.07 to 63.8 by step 3).
+        const std::vector<QJsonObject> epochs = readJsonLines(run.v.dir + "/epochs.jsonl");
+        QVERIFY(!epochs.empty());
+        QVERIFY2(epochs.back()["loss"].toDouble() < 1.1 * epochs.front()["loss"].toDouble(),
+                 qPrintable(epochHistory(run.v)));
+    }
+
     // (i) Admitted is not trusted: a volunteer lies about its progress, and the honest volunteers still
     // finish every step with equal parameters, their epochs as large as the honest samples make them.
     // inflated-samples: it claims 10^12 samples in its records, on joining and as its gradient's weight,

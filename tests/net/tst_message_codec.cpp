@@ -349,6 +349,41 @@ private Q_SLOTS:
         QVERIFY(rejection(connected).contains("member_connected.group_id"));
         connected.mutable_member_connected()->set_group_id(std::string(16, 'g'));
         QVERIFY(!rejectionWithAFrame(connected).isEmpty()); // a notice carries no data
+
+        // Seals: every field of its size (their signatures and meaning are the round's to check).
+        wire::SpanSeal seal;
+        seal.set_group_id(std::string(16, 'g'));
+        seal.set_epoch(7);
+        seal.set_span(2);
+        seal.set_aggregator(std::string(32, 'a'));
+        seal.set_values_sha256(std::string(32, 'h'));
+        seal.set_signature(std::string(64, 's'));
+        wire::Envelope sealed;
+        *sealed.mutable_span_seal() = seal;
+        QCOMPARE(rejection(sealed), QString());
+        QVERIFY(!rejectionWithAFrame(sealed).isEmpty());
+        sealed.mutable_span_seal()->set_signature(std::string(63, 's'));
+        QVERIFY(rejection(sealed).contains("span_seal.signature"));
+        *sealed.mutable_span_seal() = seal;
+        sealed.mutable_span_seal()->set_values_sha256(std::string(31, 'h'));
+        QVERIFY(rejection(sealed).contains("span_seal.values_sha256"));
+        *sealed.mutable_span_seal() = seal;
+        sealed.mutable_span_seal()->set_aggregator(std::string(33, 'a'));
+        QVERIFY(rejection(sealed).contains("span_seal.aggregator"));
+        *sealed.mutable_span_seal() = seal;
+        sealed.mutable_span_seal()->set_span(1024);
+        QVERIFY(rejection(sealed).contains("span_seal.span"));
+
+        wire::Envelope passed;
+        passed.mutable_round_seals()->set_group_id(std::string(16, 'g'));
+        *passed.mutable_round_seals()->add_seals() = seal;
+        QCOMPARE(rejection(passed), QString());
+        passed.mutable_round_seals()->mutable_seals(0)->set_group_id("short");
+        QVERIFY(rejection(passed).contains("round_seals.seals[].group_id"));
+        passed.mutable_round_seals()->mutable_seals(0)->set_group_id(std::string(16, 'g'));
+        for (int i = 0; i < 1024; ++i)
+            *passed.mutable_round_seals()->add_seals() = seal;
+        QVERIFY(rejection(passed).contains("more seals than a group has spans"));
     }
 };
 

@@ -1,0 +1,66 @@
+#include "core/collab/SpanSeals.h"
+
+#include "core/security/PeerIdentity.h"
+#include "core/security/Sha256.h"
+
+#include <QtEndian>
+
+#include <bit>
+
+namespace sahaj::collab {
+
+static_assert(std::endian::native == std::endian::little, "seals hash the values' little-endian bytes");
+
+void SpanSeals::addValues(security::Sha256& hash, const float* values, std::size_t count) {
+    hash.add(
+        QByteArrayView(reinterpret_cast<const char*>(values), static_cast<qsizetype>(count * sizeof(float))));
+}
+
+QByteArray SpanSeals::signedText(const std::string& runId, const wire::SpanSeal& seal) {
+    QByteArray text("sahaj span seal 1");
+    text.append('\0');
+    const auto addField = [&](const std::string& bytes) {
+        // Each variable field after its length, so that no two field lists make the same text.
+        const quint32 size = qToBigEndian(static_cast<quint32>(bytes.size()));
+        text.append(reinterpret_cast<const char*>(&size), 4);
+        text.append(bytes.data(), static_cast<qsizetype>(bytes.size()));
+    };
+    addField(runId);
+    addField(seal.group_id());
+    const quint64 epoch = qToBigEndian(static_cast<quint64>(seal.epoch()));
+    text.append(reinterpret_cast<const char*>(&epoch), 8);
+    const quint32 span = qToBigEndian(static_cast<quint32>(seal.span()));
+    text.append(reinterpret_cast<const char*>(&span), 4);
+    addField(seal.aggregator());
+    addField(seal.values_sha256());
+    return text;
+}
+
+wire::SpanSeal SpanSeals::make(const std::string& runId, const GroupSpec& spec, std::uint32_t span,
+                               const QByteArray& valuesSha256, const security::PeerIdentity& identity) {
+    wire::SpanSeal seal;
+    seal.set_group_id(spec.groupId);
+    seal.set_epoch(spec.epoch);
+    seal.set_span(span);
+    seal.set_aggregator(identity.id().bytes().toStdString());
+    seal.set_values_sha256(valuesSha256.toStdString());
+    seal.set_signature(identity.sign(signedText(runId, seal)).toStdString());
+    return seal;
+}
+
+std::string SpanSeals::problemWith(const std::string& runId, const GroupSpec& spec,
+                                   const wire::SpanSeal& seal) {
+    if (seal.group_id() != spec.groupId || seal.epoch() != spec.epoch)
+        return "is for another group or epoch";
+    if (seal.span() >= spec.members.size())
+        return "names a span the group does not have";
+    if (seal.aggregator() != spec.members[seal.span()].peerId)
+        return "names another aggregator than the span's";
+    if (!security::PeerIdentity::verify(
+            security::PeerId::fromBytes(QByteArray::fromStdString(seal.aggregator())),
+            signedText(runId, seal), QByteArray::fromStdString(seal.signature())))
+        return "does not carry its aggregator's signature";
+    return {};
+}
+
+} // namespace sahaj::collab
