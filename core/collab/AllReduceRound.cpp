@@ -175,6 +175,12 @@ public:
                 "this member's vector held non-finite values: it sent zeros with weight 0");
         }
         fixWeight(static_cast<std::size_t>(me_), ownWeight_);
+        for (const std::string& peerId : options_.excluded)
+            if (const int member = spec_.indexOf(peerId); member >= 0 && member != me_) {
+                exclude(member,
+                        "member " + net::LogText::shortHex(peerId) + " is banned: left out of the round");
+                spanFailed_[static_cast<std::size_t>(member)] = true;
+            }
         // As a member: one DEALER to every other aggregator, carrying this member's parts of its span.
         if (sender) {
             for (std::size_t a = 0; a < members; ++a) {
@@ -1009,6 +1015,9 @@ private:
             return planMismatch(envelope.sender(), "seals for another epoch");
         if (sealsFrom_[*member])
             return;
+        // At most one seal per span: each costs a signature check, and no honest member holds more.
+        if (static_cast<std::size_t>(envelope.round_seals().seals_size()) > spec_.members.size())
+            return blame(envelope.sender(), true, "passed on more seals than the group has spans");
         sealsFrom_[*member] = true;
         heardFrom_[*member] = Clock::now();
         for (const wire::SpanSeal& seal : envelope.round_seals().seals()) {

@@ -75,6 +75,9 @@ struct AllReduceOptions {
     // aggregator, which compares them: the engine always sets it. nullptr: nothing is sealed (test peers
     // whose made-up ids are no keys). Every member of a group must agree; owned by the caller.
     const security::PeerIdentity* sealWith = nullptr;
+    // Members this member refuses from the start (peers it banned since the group formed): excluded as
+    // senders and given up as aggregators at once, their spans keeping the local values. By peer id.
+    std::vector<std::string> excluded;
     // Testing a run's defences only (engine::GradientAttack::Equivocate): changes the averages this
     // aggregator sends member `member` (index in the group), `count` values of one part, before they are
     // rounded and sent; with sealing, each member gets a valid seal of what it was sent. Empty for every

@@ -439,19 +439,6 @@ std::future<RoundOutcome> CollaborationLink::beginAverage(FormedGroup& formed, s
             promise.set_value(std::move(alone));
             return;
         }
-        // The state round right after a gradient round that caught a member lying cannot complete: that
-        // member's messages and connections are refused now, and an incomplete state round is not applied.
-        // Skipped at once rather than after the banned member's timeouts (15 s and more).
-        if (const std::optional<std::string> banned = bannedMember(s, spec); state && banned) {
-            RoundOutcome skipped;
-            skipped.values = std::move(local);
-            skipped.violations.push_back("the state round is skipped: its group holds peer " +
-                                         QByteArray::fromStdString(*banned).toHex().toStdString() +
-                                         ", banned since its gradient round");
-            note("epoch " + std::to_string(spec.epoch) + ": " + skipped.violations.back());
-            promise.set_value(std::move(skipped));
-            return;
-        }
         std::vector<net::WireMessage> early;
         if (!state)
             early = std::move(formed.early);
@@ -478,6 +465,9 @@ std::future<RoundOutcome> CollaborationLink::beginAverage(FormedGroup& formed, s
         // Every aggregator seals its span and every member passes the seals on: one that sends members
         // different averages is caught with its own signatures (docs/protocol.md, "Sealed averages").
         roundOptions.sealWith = options_.identity.get();
+        // A member banned since the group formed (a liar caught in its gradient round, before the state
+        // round) is refused anyway: it is left out at once rather than after its timeouts (15 s and more).
+        roundOptions.excluded = bannedMembers(s, spec);
         if (options_.equivocate)
             roundOptions.alterReplies = GradientAttack::alterReply;
         auto running = std::make_unique<RunningRound>();
@@ -615,14 +605,13 @@ void CollaborationLink::epochCompleted(std::uint64_t epoch,
     });
 }
 
-std::optional<std::string> CollaborationLink::bannedMember(const Session& s, const collab::GroupSpec& spec) {
-    if (!s.zap)
-        return std::nullopt;
+std::vector<std::string> CollaborationLink::bannedMembers(const Session& s, const collab::GroupSpec& spec) {
+    std::vector<std::string> banned;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     for (const collab::GroupMember& member : spec.members)
-        if (s.zap->isBanned(member.peerId, now))
-            return member.peerId;
-    return std::nullopt;
+        if (s.zap && s.zap->isBanned(member.peerId, now))
+            banned.push_back(member.peerId);
+    return banned;
 }
 
 void CollaborationLink::banViolators(Session& s,

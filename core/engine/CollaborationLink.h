@@ -134,8 +134,8 @@ private:
 
     void threadMain();
     void banViolators(Session& s, const std::vector<std::pair<std::string, std::string>>& violators);
-    // A member of `spec` this peer bans now (the first), if any.
-    static std::optional<std::string> bannedMember(const Session& s, const collab::GroupSpec& spec);
+    // The members of `spec` this peer bans now.
+    static std::vector<std::string> bannedMembers(const Session& s, const collab::GroupSpec& spec);
     void renewToken(Session& s);
     void note(const std::string& line) const;
     void trace(const std::string& line) const;
