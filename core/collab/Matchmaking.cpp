@@ -35,10 +35,6 @@ using namespace std::chrono_literals;
 // Other messages kept for the caller: beyond this many, the all-reduce's timeouts handle what is dropped.
 constexpr std::size_t kMaxEarlyMessages = 4096;
 
-// A peer that answered "not now" (NOT_A_LEADER, or nothing in time) this many times is not asked again in
-// the same matchmaking, whatever it declares next.
-constexpr int kMaxNotNowAnswers = 3;
-
 // The steady-clock time at which the run's clock, reading `now` ms, will read `ms`: now when it has passed,
 // and never more than a day ahead (a peer's expiration is its own claim).
 Clock::time_point steadyAt(std::uint64_t ms, std::uint64_t now) {
@@ -258,12 +254,8 @@ private:
     bool mayFollow(const LeaderCandidate& candidate) const {
         if (candidate.peerId == self_.peerId)
             return true;
-        const Clock::time_point now = Clock::now();
-        if (const auto it = notNow_.find(candidate.peerId);
-            it != notNow_.end() && (it->second.answers >= kMaxNotNowAnswers || now < it->second.askAfter))
-            return false;
         return !refused_.count(keyOf(candidate)) && !failed_.count(candidate.peerId) &&
-               trust_.follows(candidate.peerId, now);
+               trust_.follows(candidate.peerId, Clock::now());
     }
 
     // Leading: gathers members until this peer's expiration, or until every peer expected has joined and
@@ -489,26 +481,17 @@ private:
     }
 
     // A target that did not answer in time, or was between groups (NOT_A_LEADER), while its declaration
-    // is live: it may be waiting for a leader that is about to fail it, and lead a moment later. It is
-    // passed over for a refresh interval (the first time this peer pauses; later it leads meanwhile, if its
-    // own declaration is the best left, and still looks for better leaders), then asked again, up to
-    // kMaxNotNowAnswers times in all.
-    // Refused for good at its second answer, it stayed behind while both ended alone: two honest peers
-    // that a liar had accepted one after the other each ended in a group of one (docs/protocol.md, Group
-    // formation). Counted by peer id, so that a peer cannot escape the bound by declaring anew.
+    // is live: it may have been busy with a leader that then failed it, and be leading again a moment
+    // later. Ask it once more after a refresh; the second time it is refused like any other (two honest
+    // peers that had both followed a liar otherwise each ended alone: docs/protocol.md, Group formation).
     void askAgainLater(const LeaderCandidate& target, const std::string& why) {
         dealer_.reset();
-        NotNow& notNow = notNow_[target.peerId];
-        notNow.askAfter = Clock::now() + options_.refreshInterval;
-        if (++notNow.answers >= kMaxNotNowAnswers) {
-            enter(Phase::Choosing, why + ", " + std::to_string(notNow.answers) +
-                                       " times: not asked again in this matchmaking");
+        if (!askedAgain_.insert(keyOf(target)).second) {
+            refuse(target);
+            enter(Phase::Choosing, why + ", again");
             return;
         }
-        // The first time, wait for it rather than lead meanwhile: most often it is back within a refresh.
-        if (notNow.answers == 1)
-            return pause(why + ": asking again after a refresh");
-        enter(Phase::Choosing, why + ": asked again after a refresh");
+        pause(why + ": asking again after a refresh");
     }
 
     // The target joined a better leader: follow it there. Its declaration may not have reached this peer's
@@ -686,12 +669,7 @@ private:
     Clock::time_point lastRefresh_;
     std::vector<LeaderCandidate> candidates_; // best first, as last read
     std::set<CandidateKey> refused_;          // declarations that refused or ignored this peer
-    // Peers that answered "not now" (askAgainLater): how often, and when they may be asked again.
-    struct NotNow {
-        int answers = 0;
-        Clock::time_point askAfter;
-    };
-    std::map<std::string, NotNow> notNow_;
+    std::set<CandidateKey> askedAgain_;       // declarations given a second request (askAgainLater)
     std::set<std::string> failed_; // leaders that accepted it and then failed it, whatever they declare
     // Per leader a REDIRECT sent this peer to: the declarations refused for redirecting it there.
     std::map<std::string, std::vector<CandidateKey>> redirectedBy_;
