@@ -696,15 +696,16 @@ private:
             for (const auto& [aggregator, socket] : dealers_)
                 sealsDue_.insert(aggregator);
         }
-        for (auto it = sealsDue_.begin(); it != sealsDue_.end();) {
-            wire::Envelope envelope;
-            wire::RoundSeals* seals = envelope.mutable_round_seals();
-            seals->set_group_id(spec_.groupId);
-            seals->set_epoch(spec_.epoch);
-            for (wire::SpanSeal& seal : seals_.all())
-                *seals->add_seals() = std::move(seal);
-            it = tell(*it, std::move(envelope)) ? sealsDue_.erase(it) : std::next(it);
-        }
+        if (sealsDue_.empty())
+            return;
+        wire::Envelope envelope;
+        wire::RoundSeals* seals = envelope.mutable_round_seals();
+        seals->set_group_id(spec_.groupId);
+        seals->set_epoch(spec_.epoch);
+        for (wire::SpanSeal& seal : seals_.all())
+            *seals->add_seals() = std::move(seal);
+        for (auto it = sealsDue_.begin(); it != sealsDue_.end();)
+            it = tell(*it, envelope) ? sealsDue_.erase(it) : std::next(it);
     }
 
     // Tells each aggregator whose whole span arrived that it did (SpanReceived); one whose queue is full is

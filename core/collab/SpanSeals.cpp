@@ -2,8 +2,7 @@
 
 #include "core/security/PeerIdentity.h"
 #include "core/security/Sha256.h"
-
-#include <QtEndian>
+#include "core/security/SignedText.h"
 
 #include <bit>
 
@@ -17,20 +16,16 @@ void SpanSeals::addValues(security::Sha256& hash, const float* values, std::size
 }
 
 QByteArray SpanSeals::signedText(const std::string& runId, const wire::SpanSeal& seal) {
+    using security::SignedText;
     QByteArray text("sahaj span seal 1");
     text.append('\0');
     const auto addField = [&](const std::string& bytes) {
-        // Each variable field after its length, so that no two field lists make the same text.
-        const quint32 size = qToBigEndian(static_cast<quint32>(bytes.size()));
-        text.append(reinterpret_cast<const char*>(&size), 4);
-        text.append(bytes.data(), static_cast<qsizetype>(bytes.size()));
+        SignedText::appendField(text, QByteArrayView(bytes.data(), static_cast<qsizetype>(bytes.size())));
     };
     addField(runId);
     addField(seal.group_id());
-    const quint64 epoch = qToBigEndian(static_cast<quint64>(seal.epoch()));
-    text.append(reinterpret_cast<const char*>(&epoch), 8);
-    const quint32 span = qToBigEndian(static_cast<quint32>(seal.span()));
-    text.append(reinterpret_cast<const char*>(&span), 4);
+    SignedText::appendNumber(text, seal.epoch());
+    SignedText::appendNumber(text, seal.span());
     addField(seal.aggregator());
     addField(seal.values_sha256());
     return text;

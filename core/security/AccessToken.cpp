@@ -1,6 +1,7 @@
 #include "core/security/AccessToken.h"
 
 #include "core/security/PeerIdentity.h"
+#include "core/security/SignedText.h"
 #include "core/security/Username.h"
 
 #include <QStringDecoder>
@@ -26,13 +27,6 @@ constexpr const char* kIssuing = "cannot issue an access token";
 
 [[noreturn]] void malformed(const QString& problem) {
     refuse(kParsing, problem);
-}
-
-void appendField(QByteArray& out, QByteArrayView bytes) {
-    char length[4];
-    qToBigEndian(static_cast<quint32>(bytes.size()), length);
-    out.append(length, 4);
-    out.append(bytes);
 }
 
 QByteArray timeBytes(qint64 seconds) {
@@ -134,14 +128,14 @@ QByteArray AccessToken::signedBytes() const {
     QByteArray out;
     out.reserve(kMaxBytes);
     out.append(kMagic);
-    appendField(out, runId_.toUtf8());
-    appendField(out, username_.toUtf8());
-    appendField(out, peer_.bytes());
-    appendField(out, curvePublicKey_);
+    SignedText::appendField(out, runId_.toUtf8());
+    SignedText::appendField(out, username_.toUtf8());
+    SignedText::appendField(out, peer_.bytes());
+    SignedText::appendField(out, curvePublicKey_);
     const char role = static_cast<char>(role_);
-    appendField(out, QByteArrayView(&role, 1));
-    appendField(out, timeBytes(issuedAt_));
-    appendField(out, timeBytes(expiresAt_));
+    SignedText::appendField(out, QByteArrayView(&role, 1));
+    SignedText::appendField(out, timeBytes(issuedAt_));
+    SignedText::appendField(out, timeBytes(expiresAt_));
     return out;
 }
 

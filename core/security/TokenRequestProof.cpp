@@ -1,6 +1,7 @@
 #include "core/security/TokenRequestProof.h"
 
 #include "core/security/PeerIdentity.h"
+#include "core/security/SignedText.h"
 
 #include <QtEndian>
 
@@ -12,29 +13,22 @@ namespace {
 
 constexpr QByteArrayView kMagic = "sahaj-token-request-v1";
 
-void appendField(QByteArray& out, QByteArrayView bytes) {
-    char length[4];
-    qToBigEndian(static_cast<quint32>(bytes.size()), length);
-    out.append(length, 4);
-    out.append(bytes);
-}
-
 } // namespace
 
 QByteArray TokenRequestProof::bytes(const Fields& fields) {
     QByteArray out;
     out.append(kMagic);
-    appendField(out, fields.runId.toUtf8());
-    appendField(out, fields.sender.bytes());
-    appendField(out, fields.username.toUtf8());
-    appendField(out, fields.curvePublicKey);
+    SignedText::appendField(out, fields.runId.toUtf8());
+    SignedText::appendField(out, fields.sender.bytes());
+    SignedText::appendField(out, fields.username.toUtf8());
+    SignedText::appendField(out, fields.curvePublicKey);
     const char role = static_cast<char>(fields.role);
-    appendField(out, QByteArrayView(&role, 1));
-    appendField(out, fields.currentToken);
+    SignedText::appendField(out, QByteArrayView(&role, 1));
+    SignedText::appendField(out, fields.currentToken);
     char timestamp[8];
     qToBigEndian(static_cast<quint64>(fields.timestampMs), timestamp);
-    appendField(out, QByteArrayView(timestamp, 8));
-    appendField(out, fields.nonce);
+    SignedText::appendField(out, QByteArrayView(timestamp, 8));
+    SignedText::appendField(out, fields.nonce);
     return out;
 }
 

@@ -255,12 +255,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(leaderDht.connectedNodeCount() > 0 && clientDht.connectedNodeCount() > 0,
                                  60000);
 
-        collab::MatchmakingOptions matchmaking;
-        matchmaking.schemaHash = kSchema;
-        matchmaking.encoding = collab::TensorEncoding::fp32();
-        matchmaking.vectorSize = 777;
-        matchmaking.partElements = 100;
-        matchmaking.deadline = 30s;
+        // A client: it declares nothing, so the gather times play no part.
+        const collab::MatchmakingOptions matchmaking = gatheringLong(30s);
 
         // The leader, by hand: it declares, says NOT_A_LEADER to the first request and accepts the next.
         zmq::context_t context;
