@@ -6,14 +6,17 @@ function(sahaj_target_defaults target)
     target_compile_options(${target} PRIVATE -Wall -Wextra -Wno-unused-parameter)
 endfunction()
 
-# sahaj_add_test(NAME <name> SOURCES <files...> LIBS <targets...> LABELS <labels...> [TIMEOUT <s>] [COST <s>])
+# sahaj_add_test(NAME <name> SOURCES <files...> LIBS <targets...> LABELS <labels...> [TIMEOUT <s>] [COST <s>]
+#                [WAITS])
 # Builds a Qt Test executable and registers it with CTest. Tests find the repository and the shared
 # data folder through SAHAJ_SOURCE_DIR and SAHAJ_SHARED_DIR (the latter may be absent: tests skip then), and
 # the tokenizer the build trains on the test sample through SAHAJ_SAMPLE_TOKENIZER (tests/CMakeLists.txt).
 # COST is about how many seconds the test takes in CI: ctest -j starts the costliest tests first, so that on
 # a fresh clone (no timing history) a ten-minute test does not start last and run alone at the end.
+# WAITS: the test mostly waits (on timeouts, shaped lines, other processes' epochs), so it takes half a core
+# (sahaj_test_cpu_share).
 function(sahaj_add_test)
-    cmake_parse_arguments(T "" "NAME;TIMEOUT;COST" "SOURCES;LIBS;LABELS" ${ARGN})
+    cmake_parse_arguments(T "WAITS" "NAME;TIMEOUT;COST" "SOURCES;LIBS;LABELS" ${ARGN})
     add_executable(${T_NAME} ${T_SOURCES})
     sahaj_target_defaults(${T_NAME})
     target_link_libraries(${T_NAME} PRIVATE Qt6::Test ${T_LIBS})
@@ -35,6 +38,20 @@ function(sahaj_add_test)
     if(T_COST)
         set_tests_properties(${T_NAME} PROPERTIES COST ${T_COST})
     endif()
+    if(T_WAITS)
+        sahaj_test_cpu_share(${T_NAME} 1)
+    else()
+        sahaj_test_cpu_share(${T_NAME} 2)
+    endif()
+endfunction()
+
+# sahaj_test_cpu_share(<test> <half cores>)
+# How much CPU a test takes, in half cores: 2 for one that computes all the time, 1 for one that mostly
+# waits (its processes' CPU time over its wall time was about half or less, measured in a CI-like run).
+# scripts/test.sh gives ctest a resource file of two slots per core and runs as many tests as fit, so tests
+# that wait fill the cores that computing tests would leave idle; a plain `ctest -j N` ignores the shares.
+function(sahaj_test_cpu_share test half_cores)
+    set_tests_properties(${test} PROPERTIES RESOURCE_GROUPS "half_cores:${half_cores}")
 endfunction()
 
 # Test executables parse Qt Test, QtCore and (some) libtorch or QtWidgets headers again in every one of

@@ -29,7 +29,7 @@ sahaj_target_defaults(sahaj-allreduce-peer)
 target_link_libraries(sahaj-allreduce-peer PRIVATE sahaj_collab nlohmann_json::nlohmann_json)
 sahaj_add_test(NAME tst_allreduce_processes SOURCES ${allreduce_tests_dir}/tst_allreduce_processes.cpp
                ${allreduce_tests_dir}/AllReduceTestVector.h LIBS sahaj_collab LABELS integration TIMEOUT 600
-               COST 50)
+               COST 50 WAITS)
 target_compile_definitions(tst_allreduce_processes PRIVATE
                            SAHAJ_ALLREDUCE_PEER="$<TARGET_FILE:sahaj-allreduce-peer>")
 add_dependencies(tst_allreduce_processes sahaj-allreduce-peer)
