@@ -14,6 +14,7 @@
 #include "core/security/AccessToken.h"
 #include "core/security/CurveKeyPair.h"
 #include "core/security/PeerIdentity.h"
+#include "core/security/RevocationFile.h"
 #include "core/security/SecretFile.h"
 #include "core/security/TokenAuthority.h"
 #include "core/security/Username.h"
@@ -138,6 +139,12 @@ void PeerAdmission::addCoordinatorOptions(QCommandLineParser& parser) {
         {"auth", "Who gets an access token: open, allowlist:FILE or invites:FILE (default open).", "POLICY"},
         {"auth-listen", "IPV4:PORT of the token endpoint (TCP) (default: --listen's port + 1).", "ADDR"},
         {"token-lifetime", "Seconds an access token is valid (default 21600; 60 to 2592000).", "S"},
+        {"revocations",
+         "The organiser's revocations: a text file of peer ids (64 hex digits each, one per line, '#' starts "
+         "a comment). Listed peers get no token, renewals included, and every peer of the run refuses their "
+         "records and connections within about a minute. Read again whenever it changes; a missing file is "
+         "an empty list.",
+         "FILE"},
         {"joins-per-address",
          "Open runs: first token requests answered per minute from one IP address (default 6; 1 to 10000). "
          "Raise it where many volunteers share an address (a campus NAT); the others are told when to ask "
@@ -213,6 +220,16 @@ std::shared_ptr<TokenEndpoint> PeerAdmission::admitCoordinator(const QCommandLin
         authority.emplace(security::TokenAuthority::fromPolicy(policy, *organiser, authorityOptions));
     } catch (const std::invalid_argument& e) {
         throw UsageError(std::string("--auth: ") + e.what());
+    }
+    if (parser.isSet("revocations")) {
+        const QString revocations = parser.value("revocations");
+        try {
+            authority->setRevocations(security::RevocationFile(revocations));
+        } catch (const std::exception& e) {
+            throw UsageError(std::string("--revocations: ") + e.what());
+        }
+        // The link reads the file on its own thread, the authority on the token endpoint's.
+        options.link.revocationsPath = revocations;
     }
 
     const PeerAddress authListen = PeerAddress::parse(

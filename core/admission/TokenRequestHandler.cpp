@@ -98,10 +98,10 @@ wire::TokenReply TokenRequestHandler::decide(const wire::Envelope& request, cons
         }
     }
     const security::TokenAuthority::Decision decision = authority_.decide(asked, nowMs);
-    if (const QString& problem = authority_.allowListProblem(); log_ && problem != loggedAllowListProblem_) {
+    if (const QString problem = authority_.listProblem(); log_ && problem != loggedListProblem_) {
         if (!problem.isEmpty())
-            log_(QStringLiteral("token endpoint: cannot read the changed allowlist: %1").arg(problem));
-        loggedAllowListProblem_ = problem;
+            log_(QStringLiteral("token endpoint: cannot read a changed list: %1").arg(problem));
+        loggedListProblem_ = problem;
     }
     if (!decision.token) {
         wire::TokenReply reply = refusal(decision.refusal);

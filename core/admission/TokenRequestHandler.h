@@ -53,7 +53,7 @@ private:
 
     security::TokenAuthority authority_;
     Log log_;
-    QString loggedAllowListProblem_; // said once per problem, not at every request
+    QString loggedListProblem_; // said once per problem, not at every request
     ReplayGuard replays_;
 };
 

@@ -92,6 +92,8 @@ RecordReader::admittedToken(const security::PeerId& owner, QByteArrayView creden
     }
     if (token->peer() != owner || !token->checkTime(seconds).isEmpty())
         return std::nullopt;
+    if (admission_->revoked && admission_->revoked->contains(owner))
+        return std::nullopt;
     return token;
 }
 

@@ -20,6 +20,7 @@
 #include "core/dht/DhtNodeOptions.h"
 #include "core/dht/RecordRules.h"
 #include "core/engine/GradientAttack.h"
+#include "core/engine/RevocationFollower.h"
 #include "core/net/ConnectionPacer.h"
 #include "core/net/CoordinatorClock.h"
 #include "core/net/LinkBandwidth.h"
@@ -32,6 +33,7 @@
 #include "core/security/AccessToken.h"
 #include "core/security/CurveKeyPair.h"
 #include "core/security/PeerIdentity.h"
+#include "core/security/RevokedPeers.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -40,6 +42,7 @@
 #include <cstdlib>
 #include <deque>
 #include <future>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <utility>
@@ -136,7 +139,8 @@ struct CollaborationLink::Session {
     Session(const LinkOptions& options, std::string peerIdBytes)
         : options(options), zap(zapHandler(context, options)),
           sockets(context, peerIdBytes, socketOptions(options), curve(options)),
-          codec(options.runId.toStdString(), peerIdBytes), dht(dhtOptions(options, zap.get())),
+          codec(options.runId.toStdString(), peerIdBytes), dht(dhtOptions(options, zap.get(), revoked)),
+          revocations(dht, options.runId, revoked, options.revocationsPath),
           progressBoard(dht, options.runId), peerBoard(dht, options.runId),
           tracker(trackerOptions(options, peerIdBytes)), refresh(options.progressRefresh), server(codec),
           started(SteadyClock::now()) {
@@ -166,7 +170,8 @@ struct CollaborationLink::Session {
 
     // Every valid token read from the DHT admits its CURVE key: the peers one may meet in a group are the
     // ones whose records one reads.
-    static dht::DhtNodeOptions dhtOptions(const LinkOptions& options, net::ZapHandler* zap) {
+    static dht::DhtNodeOptions dhtOptions(const LinkOptions& options, net::ZapHandler* zap,
+                                          std::shared_ptr<const security::RevokedPeers> revoked) {
         dht::DhtNodeOptions result;
         result.bindAddress = options.dhtBindAddress;
         result.port = options.dhtPort;
@@ -174,6 +179,7 @@ struct CollaborationLink::Session {
         result.identity = options.identity;
         if (options.security) {
             result.admission = options.security->admission;
+            result.admission->revoked = std::move(revoked);
             result.credential = options.security->token;
             result.onToken = [zap](const security::AccessToken& token) { admit(*zap, token); };
             // Records are stamped and read on the coordinator's time (net::CoordinatorClock).
@@ -255,6 +261,8 @@ struct CollaborationLink::Session {
     }
 
     const LinkOptions& options;
+    // The peers the organiser revoked, as this peer learnt them: the DHT's reader refuses their records.
+    std::shared_ptr<security::RevokedPeers> revoked = std::make_shared<security::RevokedPeers>();
     zmq::context_t context;
     std::unique_ptr<net::ZapHandler> zap; // before the sockets and the DHT, which rely on it
     net::SocketFactory sockets;
@@ -262,6 +270,7 @@ struct CollaborationLink::Session {
     zmq::socket_t router;
     std::string endpoint;
     dht::DhtNode dht;
+    RevocationFollower revocations;
     collab::ProgressBoard progressBoard;
     collab::PeerBoard peerBoard;
     collab::ProgressTracker tracker;
@@ -311,7 +320,8 @@ struct CollaborationLink::Session {
     SteadyClock::time_point nextSighting{};
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
-    QByteArray token; // this peer's current access token (runs that admit by token)
+    QByteArray token;              // this peer's current access token (runs that admit by token)
+    std::string revocationProblem; // said once per problem
     SteadyClock::time_point nextRenewal{};
 };
 
@@ -627,6 +637,22 @@ void CollaborationLink::banViolators(Session& s,
     }
 }
 
+void CollaborationLink::followRevocations(Session& s) {
+    if (!s.zap)
+        return;
+    for (const security::PeerId& peer : s.revocations.step(SteadyClock::now())) {
+        // Its handshakes and messages are refused for as long as this peer runs; its records already are.
+        s.zap->ban(peer.bytes().toStdString(), std::numeric_limits<std::int64_t>::max());
+        note("peer " + peer.toHex().toStdString() +
+             " is revoked by the run's organiser: its records, connections and messages are refused");
+    }
+    if (const QString problem = s.revocations.problem(); problem.toStdString() != s.revocationProblem) {
+        s.revocationProblem = problem.toStdString();
+        if (!problem.isEmpty())
+            note("cannot read the changed revocations: " + s.revocationProblem);
+    }
+}
+
 void CollaborationLink::renewToken(Session& s) {
     // A renewal asks the coordinator and waits for it: not while a round is stepped (tokens are renewed
     // well before they expire, and a round ends within its deadline).
@@ -686,6 +712,7 @@ void CollaborationLink::threadMain() {
                 serveRouter(s, 0ms);
             stepDownload(s);
             renewToken(s);
+            followRevocations(s);
             refreshProgress(s);
             announce(s);
             maybeDownloadState(s);

@@ -137,6 +137,7 @@ private:
     // The members of `spec` this peer bans now.
     static std::vector<std::string> bannedMembers(const Session& s, const collab::GroupSpec& spec);
     void renewToken(Session& s);
+    void followRevocations(Session& s);
     void note(const std::string& line) const;
     void trace(const std::string& line) const;
     void runTasks(Session& s);

@@ -38,6 +38,9 @@ struct LinkOptions {
     // The coordinator's token endpoint, announced in its peer record so that newcomers find it through the
     // DHT (empty for every other peer).
     std::string authEndpoint;
+    // The organiser's revocations file (security::RevocationFile), on the coordinator only: its list is
+    // published to the run (RevocationFollower). Empty elsewhere.
+    QString revocationsPath;
     // ROLE_NODE (trains and aggregates), ROLE_CLIENT (trains, connects out only), ROLE_AUXILIARY
     // (aggregates with weight 0; the coordinator is a node with weight 0, since it keeps the model).
     wire::Role role = wire::ROLE_NODE;

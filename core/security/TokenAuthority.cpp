@@ -3,8 +3,6 @@
 #include "core/security/PeerIdentity.h"
 #include "core/security/Username.h"
 
-#include <QFileInfo>
-
 #include <algorithm>
 #include <stdexcept>
 
@@ -37,10 +35,7 @@ TokenAuthority TokenAuthority::fromPolicy(const QString& policy, const PeerIdent
                 .toStdString());
     if (kind == QLatin1String("allowlist")) {
         TokenAuthority authority(Policy::AllowList, organiser, std::move(options));
-        authority.allowListPath_ = file;
-        const QFileInfo info(file);
-        authority.allowListModified_ = info.lastModified();
-        authority.allowListSize_ = info.size();
+        authority.allowListWatch_.emplace(file);
         authority.allowList_ = AllowList::load(file);
         return authority;
     }
@@ -67,14 +62,10 @@ QString TokenAuthority::guessKey(const Request& request) {
 }
 
 const AllowList& TokenAuthority::currentAllowList() {
-    const QFileInfo info(allowListPath_);
-    const QDateTime modified = info.lastModified();
-    if (modified == allowListModified_ && info.size() == allowListSize_)
+    if (!allowListWatch_->changed())
         return *allowList_;
-    allowListModified_ = modified;
-    allowListSize_ = info.size();
     try {
-        allowList_ = AllowList::load(allowListPath_);
+        allowList_ = AllowList::load(allowListWatch_->path());
         allowListProblem_.clear();
     } catch (const std::exception& e) {
         // A half-edited or broken file must not lock every user out: the list read before stays.
@@ -82,6 +73,13 @@ const AllowList& TokenAuthority::currentAllowList() {
             QString::fromUtf8(e.what()) + QStringLiteral(" (the list read before stays in force)");
     }
     return *allowList_;
+}
+
+QString TokenAuthority::listProblem() const {
+    const QString revocations = revocations_ ? revocations_->problem() : QString();
+    if (allowListProblem_.isEmpty() || revocations.isEmpty())
+        return allowListProblem_ + revocations;
+    return allowListProblem_ + QStringLiteral("; ") + revocations;
 }
 
 namespace {
@@ -101,6 +99,9 @@ TokenAuthority::Decision TokenAuthority::decide(const Request& request, qint64 n
         return {std::nullopt, QStringLiteral("the coordinator role is not granted to volunteers")};
     if (const QString problem = Username::problem(request.username.toUtf8()); !problem.isEmpty())
         return {std::nullopt, problem};
+    // Before any other rule: a revoked peer's renewal must not slip through the renewal path.
+    if (revocations_ && revocations_->current().contains(request.peer))
+        return {std::nullopt, QStringLiteral("the run's organiser revoked this peer")};
 
     // A renewal: the holder of a valid token for these very keys, user and role gets a fresh one.
     if (request.current) {

@@ -2,10 +2,11 @@
 
 #include "core/security/AccessToken.h"
 #include "core/security/AllowList.h"
+#include "core/security/FileChangeWatch.h"
 #include "core/security/InviteList.h"
 #include "core/security/RateLimiter.h"
+#include "core/security/RevocationFile.h"
 
-#include <QDateTime>
 #include <QString>
 
 #include <optional>
@@ -25,7 +26,8 @@ class PeerIdentity;
 // Under every policy a volunteer renews its token by presenting the current one, still valid, for the
 // same keys: an invite is spent once, not at every renewal. Under allowlist the user must still be on the
 // list: the authority reads FILE again when its size or modification time changed, so an organiser who
-// removes a user (or adds one) needs no restart, and the removed user's token ends at its expiry. The
+// removes a user (or adds one) needs no restart, and the removed user's token ends at its expiry. A peer
+// the organiser revoked (setRevocations) gets no token at all, renewals included, under every policy. The
 // coordinator role is never granted.
 class TokenAuthority {
 public:
@@ -67,9 +69,11 @@ public:
 
     Decision decide(const Request& request, qint64 nowMs);
     Policy policy() const { return policy_; }
-    // Why the allowlist file's last change could not be read (the list read before it stays in force), or
-    // empty. For the organiser's log.
-    const QString& allowListProblem() const { return allowListProblem_; }
+    // Refuses every request from the peers `revocations` lists (read again as it changes).
+    void setRevocations(RevocationFile revocations) { revocations_.emplace(std::move(revocations)); }
+    // Why the allowlist's or the revocations' last change could not be read (the list read before stays
+    // in force), or empty. For the organiser's log.
+    QString listProblem() const;
 
 private:
     TokenAuthority(Policy policy, const PeerIdentity& organiser, Options options);
@@ -83,10 +87,9 @@ private:
     const PeerIdentity& organiser_;
     Options options_;
     std::optional<AllowList> allowList_;
-    QString allowListPath_;
-    QDateTime allowListModified_;
-    qint64 allowListSize_ = -1;
+    std::optional<FileChangeWatch> allowListWatch_;
     QString allowListProblem_;
+    std::optional<RevocationFile> revocations_;
     std::optional<InviteList> invites_;
     RateLimiter strangers_;
     RateLimiter strangersByAddress_;

@@ -10,6 +10,7 @@
 #include "core/dht/RecordSubscription.h"
 #include "core/security/AccessToken.h"
 #include "core/security/PeerIdentity.h"
+#include "core/security/RevokedPeers.h"
 #include "tests/common/TestFiles.h"
 
 #include <QDateTime>
@@ -24,6 +25,7 @@ using namespace sahaj::dht;
 using sahaj::security::AccessToken;
 using sahaj::security::PeerId;
 using sahaj::security::PeerIdentity;
+using sahaj::security::RevokedPeers;
 using sahaj::test::errorOf;
 using namespace std::chrono_literals;
 using Time = RecordEnvelope::Clock::time_point;
@@ -253,6 +255,13 @@ private Q_SLOTS:
         QCOMPARE(admitted->token->curvePublicKey(), curveKey);
         QCOMPARE(admitted->token->peer(), owner().id());
         QCOMPARE(reader.rejected(), std::uint64_t(0));
+
+        // Nor is a revoked peer's, from the moment the reader knows of the revocation.
+        auto revoked = std::make_shared<RevokedPeers>();
+        RecordReader revoking(RecordAdmission{organiser.id(), "run-a", revoked});
+        QVERIFY(revoking.read(kKeyHash, slot, withCredential(valid), now).has_value());
+        revoked->add({owner().id()});
+        QVERIFY(!revoking.read(kKeyHash, slot, withCredential(valid), now).has_value());
 
         const PeerIdentity stranger = PeerIdentity::generate();
         QByteArray tampered = withCredential(valid);

@@ -31,6 +31,8 @@ class TestAdmissionProcesses : public QObject {
     QString join_;
     QString bootstrap_;
     NodePeer coordinator_;
+    NodePeer renewing_; // the volunteers of aVolunteerRenewsItsTokenAndStaysHeard, kept for the next test
+    NodePeer turnedAway_;
 
     const security::PeerIdentity& organiser() {
         static const security::PeerIdentity key =
@@ -88,6 +90,22 @@ class TestAdmissionProcesses : public QObject {
         return QJsonDocument::fromJson(out.trimmed().split('\n').last()).object();
     }
 
+    QString revocations() const { return dir_.filePath("revocations.txt"); }
+
+    static bool logHas(const NodePeer& peer, const QString& suffix, const char* text) {
+        QFile log(peer.dir + suffix);
+        return log.open(QIODevice::ReadOnly) && log.readAll().contains(text);
+    }
+
+    // The peers the coordinator's last status line counts (its own record among them).
+    int peersSeen() const {
+        int peers = 0;
+        for (const QJsonObject& line : readJsonLines(coordinator_.dir + "/log.out"))
+            if (line["event"] == "status")
+                peers = line["peers"].toInt();
+        return peers;
+    }
+
     static QString show(const QJsonObject& report) {
         return QString::fromUtf8(QJsonDocument(report).toJson(QJsonDocument::Compact));
     }
@@ -106,17 +124,19 @@ private Q_SLOTS:
         join_ = dir_.filePath("run.join");
         coordinator_.dir = dir_.filePath("coordinator");
         QDir().mkpath(coordinator_.dir);
-        coordinator_.process = launchNode({"coordinator", "--manifest", manifest, "--listen", "127.0.0.1:0",
-                                           "--state-dir", coordinator_.dir, "--auth", "open", "--threads",
-                                           "1", "--token-lifetime", "60", "--joins-per-address", "1"},
-                                          coordinator_.dir + "/log");
+        coordinator_.process =
+            launchNode({"coordinator", "--manifest", manifest, "--listen", "127.0.0.1:0", "--state-dir",
+                        coordinator_.dir, "--auth", "open", "--threads", "1", "--token-lifetime", "60",
+                        "--joins-per-address", "1", "--revocations", revocations()},
+                       coordinator_.dir + "/log");
         bootstrap_ = coordinatorAddress(coordinator_.dir + "/log");
         QVERIFY(!bootstrap_.isEmpty());
     }
 
     void cleanupTestCase() {
-        if (coordinator_.process)
-            stopNode(coordinator_);
+        for (NodePeer* peer : {&renewing_, &turnedAway_, &coordinator_})
+            if (peer->process)
+                stopNode(*peer);
     }
 
     void anAdmittedPeerIsHeardAndReplaysAndCopiedTokensAreNot() {
@@ -129,7 +149,7 @@ private Q_SLOTS:
 
     // Also: the coordinator answers one first token request a minute from an address (--joins-per-address
     // 1), so a second volunteer from the same address is told when to ask again, waits, and is admitted
-    // (before, it quit: "too many requests from this address").
+    // (before, it quit: "too many requests from this address"). Both keep running for the next test.
     void aVolunteerRenewsItsTokenAndStaysHeard() {
         // Tokens here last 60 s; a volunteer asks for a new one when a third is left, so after 75 s it has
         // renewed, and the coordinator still reads its progress (its records carry the new token).
@@ -142,29 +162,36 @@ private Q_SLOTS:
                                            volunteer.dir + "/log");
             return volunteer;
         };
-        const auto logHas = [](const NodePeer& peer, const QString& suffix, const char* text) {
-            QFile log(peer.dir + suffix);
-            return log.open(QIODevice::ReadOnly) && log.readAll().contains(text);
-        };
-        NodePeer volunteer = start("renewing");
-        QTRY_VERIFY_WITH_TIMEOUT(logHas(volunteer, "/log.out", "\"event\":\"joined\""), 60000);
-        NodePeer turnedAway = start("turned-away");
-        QTRY_VERIFY_WITH_TIMEOUT(logHas(turnedAway, "/log.err", "token endpoint is busy"), 30000);
-        QVERIFY(turnedAway.process->state() == QProcess::Running);
-        QTRY_VERIFY_WITH_TIMEOUT(logHas(volunteer, "/log.err", "renewed the access token"), 120000);
-        QTRY_VERIFY_WITH_TIMEOUT(logHas(turnedAway, "/log.out", "\"event\":\"joined\""), 60000);
+        renewing_ = start("renewing");
+        QTRY_VERIFY_WITH_TIMEOUT(logHas(renewing_, "/log.out", "\"event\":\"joined\""), 60000);
+        turnedAway_ = start("turned-away");
+        QTRY_VERIFY_WITH_TIMEOUT(logHas(turnedAway_, "/log.err", "token endpoint is busy"), 30000);
+        QVERIFY(turnedAway_.process->state() == QProcess::Running);
+        QTRY_VERIFY_WITH_TIMEOUT(logHas(renewing_, "/log.err", "renewed the access token"), 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(logHas(turnedAway_, "/log.out", "\"event\":\"joined\""), 60000);
         QTest::qWait(35000); // past the first token's expiry
-        const auto peersSeen = [&] {
-            int peers = 0;
-            for (const QJsonObject& line : readJsonLines(coordinator_.dir + "/log.out"))
-                if (line["event"] == "status")
-                    peers = line["peers"].toInt();
-            return peers;
-        };
-        QTRY_VERIFY_WITH_TIMEOUT(peersSeen() >= 1, 10000);
-        QVERIFY(volunteer.process->state() == QProcess::Running);
-        stopNode(volunteer);
-        stopNode(turnedAway);
+        // The coordinator counts its own record too.
+        QTRY_VERIFY_WITH_TIMEOUT(peersSeen() == 3, 30000);
+        QVERIFY(renewing_.process->state() == QProcess::Running);
+    }
+
+    // The organiser revokes the second volunteer of the test above while both run: the other volunteer and
+    // the coordinator refuse it from the coordinator's next publication of the list (every 15 s), its
+    // records stop counting, and its next renewal is refused (tokens here last 60 s).
+    void aRevokedVolunteerIsRefusedByEveryone() {
+        QVERIFY2(renewing_.process && turnedAway_.process, "needs the volunteers of the test above");
+        const QString revokedId = security::PeerIdentity::loadOrCreate(turnedAway_.dir).id().toHex();
+        QFile list(revocations());
+        QVERIFY(list.open(QIODevice::WriteOnly));
+        list.write(revokedId.toLatin1() + " # revoked by the test\n");
+        list.close();
+        const QByteArray revokedLine = revokedId.toLatin1() + " is revoked by the run's organiser";
+        QTRY_VERIFY_WITH_TIMEOUT(logHas(renewing_, "/log.err", revokedLine.constData()), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(logHas(coordinator_, "/log.err", revokedLine.constData()), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(peersSeen() == 2, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(logHas(turnedAway_, "/log.err", "the run's organiser revoked this peer"),
+                                 90000);
+        QVERIFY(!logHas(renewing_, "/log.err", "could not renew"));
     }
 
     void refusedCredentials_data() {

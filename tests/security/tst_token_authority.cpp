@@ -3,6 +3,7 @@
 #include "core/security/AllowList.h"
 #include "core/security/InviteList.h"
 #include "core/security/PeerIdentity.h"
+#include "core/security/RevocationFile.h"
 #include "core/security/TokenAuthority.h"
 #include "tests/common/TestFiles.h"
 
@@ -196,7 +197,28 @@ private Q_SLOTS:
         // A broken edit: the list read before stays, and the problem is there for the log.
         rewrite("this is no allowlist line\n");
         QVERIFY(authority.decide(karimRenews, kNowMs + 4000).token);
-        QVERIFY(authority.allowListProblem().contains("stays in force"));
+        QVERIFY(authority.listProblem().contains("stays in force"));
+    }
+
+    // The renewal path comes first for a token holder; a revoked peer must not renew through it.
+    void aRevokedPeerGetsNoTokenNorARenewal() {
+        const QString file = dir_.filePath("revoked.txt");
+        TokenAuthority authority = TokenAuthority::fromPolicy("open", organiser_, options());
+        authority.setRevocations(RevocationFile(file)); // no file yet: nobody revoked
+        const PeerIdentity other = PeerIdentity::generate();
+        TokenAuthority::Request renews = requestOf(peer_, "rahim");
+        renews.current = authority.decide(requestOf(peer_, "rahim"), kNowMs).token;
+        QVERIFY(renews.current);
+
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(peer_.id().toHex().toLatin1() + " # flooded the run, 2026-12-06\n");
+        out.close();
+        QCOMPARE(authority.decide(renews, kNowMs + 1000).refusal,
+                 QString("the run's organiser revoked this peer"));
+        QCOMPARE(authority.decide(requestOf(peer_, "rahim"), kNowMs + 1001).refusal,
+                 QString("the run's organiser revoked this peer"));
+        QVERIFY(authority.decide(requestOf(other, "karim"), kNowMs + 1002).token);
     }
 
     void renewalsAreLimitedPerPeer() {
