@@ -1662,6 +1662,22 @@
         <source>disconnected from the collaboration — retrying</source>
         <translation>সহযোগিতা থেকে বিচ্ছিন্ন — আবার চেষ্টা করছে</translation>
     </message>
+    <message>
+        <source>the run&apos;s organiser could not be reached to admit this computer (the run may be down, or this computer offline): try joining again later</source>
+        <translation>এই কম্পিউটারকে যুক্ত করতে প্রশিক্ষণের আয়োজকের সঙ্গে যোগাযোগ করা যায়নি (প্রশিক্ষণটি বন্ধ থাকতে পারে, অথবা এই কম্পিউটার অফলাইন): পরে আবার যোগ দেওয়ার চেষ্টা করুন</translation>
+    </message>
+    <message>
+        <source>the run&apos;s organiser refused this computer</source>
+        <translation>প্রশিক্ষণের আয়োজক এই কম্পিউটারকে ফিরিয়ে দিয়েছেন</translation>
+    </message>
+    <message>
+        <source>the run&apos;s organiser refused this computer: %1</source>
+        <translation>প্রশিক্ষণের আয়োজক এই কম্পিউটারকে ফিরিয়ে দিয়েছেন: %1</translation>
+    </message>
+    <message>
+        <source>the run&apos;s coordinator does not answer; training goes on with the other volunteers</source>
+        <translation>প্রশিক্ষণের সমন্বয়কারী সাড়া দিচ্ছে না; অন্য স্বেচ্ছাসেবকদের সঙ্গে প্রশিক্ষণ চলছে</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::TrainingPanel</name>
@@ -1859,6 +1875,14 @@
     <message>
         <source>%1 global steps contributed</source>
         <translation>সহযোগিতার %1টি সামগ্রিক ধাপে অবদান রাখা হয়েছে</translation>
+    </message>
+    <message>
+        <source>The run&apos;s coordinator does not answer</source>
+        <translation>প্রশিক্ষণের সমন্বয়কারী সাড়া দিচ্ছে না</translation>
+    </message>
+    <message>
+        <source>Training goes on with the other volunteers; new volunteers cannot join until the coordinator is back.</source>
+        <translation>অন্য স্বেচ্ছাসেবকদের সঙ্গে প্রশিক্ষণ চলছে; সমন্বয়কারী ফিরে না আসা পর্যন্ত নতুন স্বেচ্ছাসেবকেরা যোগ দিতে পারবেন না।</translation>
     </message>
 </context>
 <context>

@@ -1660,6 +1660,22 @@
         <source>disconnected from the collaboration — retrying</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>the run&apos;s organiser could not be reached to admit this computer (the run may be down, or this computer offline): try joining again later</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the run&apos;s organiser refused this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the run&apos;s organiser refused this computer: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the run&apos;s coordinator does not answer; training goes on with the other volunteers</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::TrainingPanel</name>
@@ -1856,6 +1872,14 @@
     </message>
     <message>
         <source>%1 global steps contributed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run&apos;s coordinator does not answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training goes on with the other volunteers; new volunteers cannot join until the coordinator is back.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

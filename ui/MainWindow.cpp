@@ -66,15 +66,22 @@ MainWindow::MainWindow(engine::EngineFacade& engine, AppController& controller, 
     statusLine_->setTextFormat(Qt::PlainText);
     statusBar()->addWidget(statusLine_, 1);
     // Notices (a warning, a notification where there is no tray) sit beside the status line, so that the
-    // state and its reason stay in sight.
+    // state and its reason stay in sight. Both wrap and share the width: on one line each, a long notice
+    // cut the status line short, and itself.
     notice_ = new QLabel(this);
     notice_->setObjectName(QStringLiteral("noticeLabel"));
     notice_->setAccessibleName(tr("Notice"));
     notice_->setTextFormat(Qt::PlainText);
-    statusBar()->addPermanentWidget(notice_);
+    statusLine_->setWordWrap(true);
+    notice_->setWordWrap(true);
+    statusBar()->addPermanentWidget(notice_, 1);
+    notice_->hide(); // shown with a notice only: empty, it would still take its share of the width
     noticeTimer_.setSingleShot(true);
     noticeTimer_.setInterval(kNoticeMs);
-    connect(&noticeTimer_, &QTimer::timeout, notice_, &QLabel::clear);
+    connect(&noticeTimer_, &QTimer::timeout, this, [this] {
+        notice_->clear();
+        notice_->hide();
+    });
 
     tray_ = new TrayIcon(engine_, controller_, this);
     connect(tray_, &TrayIcon::openRequested, this, &MainWindow::showFromTray);
@@ -273,6 +280,7 @@ void MainWindow::quit() {
 void MainWindow::showNotice(const QString& text) {
     notice_->setText(text);
     notice_->setToolTip(text);
+    notice_->show();
     noticeTimer_.start();
 }
 

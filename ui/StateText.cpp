@@ -64,14 +64,34 @@ QString StateText::cause(engine::PauseCause cause, qint64 snoozedUntilMs) {
     return {};
 }
 
+QString StateText::problem(engine::JoinProblem problem, const QString& reason) {
+    switch (problem) {
+    case engine::JoinProblem::None:
+        return {};
+    case engine::JoinProblem::OrganiserUnreachable:
+        return tr("the run's organiser could not be reached to admit this computer (the run may be down, or "
+                  "this computer offline): try joining again later");
+    case engine::JoinProblem::OrganiserRefused:
+        return reason.isEmpty() ? tr("the run's organiser refused this computer")
+                                : tr("the run's organiser refused this computer: %1").arg(reason);
+    }
+    return {};
+}
+
 QString StateText::reason(const engine::EngineSnapshot& snapshot) {
     if (isStopped(snapshot.state))
         return cause(snapshot.cause, snapshot.snoozedUntilMs);
-    if ((snapshot.state == engine::EngineState::Training || snapshot.state == engine::EngineState::Waiting) &&
-        snapshot.collaborationLost)
+    const bool running =
+        snapshot.state == engine::EngineState::Training || snapshot.state == engine::EngineState::Waiting;
+    if (running && snapshot.collaborationLost)
         return tr("disconnected from the collaboration — retrying");
+    if (running && snapshot.coordinatorLost)
+        return tr("the run's coordinator does not answer; training goes on with the other volunteers");
     if (snapshot.state == engine::EngineState::Training && snapshot.finishingStep)
         return tr("pausing after this step");
+    if (snapshot.state == engine::EngineState::Error)
+        if (const QString words = problem(snapshot.problem, snapshot.problemReason); !words.isEmpty())
+            return words;
     // The engine's own words for an error or for what it waits for.
     if (snapshot.state == engine::EngineState::Error || snapshot.state == engine::EngineState::Waiting ||
         snapshot.state == engine::EngineState::Joining)

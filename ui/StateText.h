@@ -19,8 +19,12 @@ public:
     // Why the engine is paused: "Paused: running on battery", "Snoozed until 14:30" (the end in the
     // locale's time format, with the date when it is not today). Empty for PauseCause::None.
     static QString cause(engine::PauseCause cause, qint64 snoozedUntilMs = 0);
-    // The reason that goes with the snapshot's state: the pause cause, the error, what the engine waits
-    // for, or that it will pause after this step. Empty when there is nothing to add.
+    // Why joining failed, in the volunteer's words: "the run's organiser refused this computer: <reason>".
+    // Empty for JoinProblem::None (the engine's own words are all there is then).
+    static QString problem(engine::JoinProblem problem, const QString& reason);
+    // The reason that goes with the snapshot's state: the pause cause, the error (in the volunteer's words
+    // where its kind is known), what the engine waits for, that it will pause after this step, or that the
+    // collaboration or its coordinator is out of reach. Empty when there is nothing to add.
     static QString reason(const engine::EngineSnapshot& snapshot);
     // The state with its reason, for a label: "Paused: running on battery", "Training — pausing after
     // this step", "Error — <what went wrong>". A pause's reason already names the state and stands alone.

@@ -43,6 +43,11 @@ bool connected(engine::EngineState state) {
     return state == engine::EngineState::Training || state == engine::EngineState::Waiting;
 }
 
+// Training on without the run's coordinator; a collaboration lost altogether is said on its own.
+bool coordinatorOutOfReach(const engine::EngineSnapshot& snapshot) {
+    return connected(snapshot.state) && snapshot.coordinatorLost && !snapshot.collaborationLost;
+}
+
 } // namespace
 
 TrayIcon::TrayIcon(engine::EngineFacade& engine, AppController& controller, QObject* parent)
@@ -177,10 +182,12 @@ std::optional<TrayIcon::Notice> TrayIcon::disconnectionNotice(engine::EngineStat
                                                               bool userAsked, bool notificationsOn) {
     if (!notificationsOn || userAsked || !connected(before))
         return std::nullopt;
-    if (now.state == engine::EngineState::Error)
+    if (now.state == engine::EngineState::Error) {
+        const QString why = StateText::reason(now);
         return Notice{tr("Sahaj stopped training"),
-                      now.detail.isEmpty() ? tr("Training stopped because of an error.") : now.detail,
+                      why.isEmpty() ? tr("Training stopped because of an error.") : why,
                       QSystemTrayIcon::Critical};
+    }
     if (now.state == engine::EngineState::Offline)
         return Notice{tr("Sahaj is disconnected"), tr("This computer left the collaboration."),
                       QSystemTrayIcon::Warning};
@@ -197,15 +204,29 @@ std::optional<TrayIcon::Notice> TrayIcon::lostNotice(bool before, const engine::
                   QSystemTrayIcon::Warning};
 }
 
+std::optional<TrayIcon::Notice> TrayIcon::coordinatorNotice(bool before, const engine::EngineSnapshot& now,
+                                                            bool notificationsOn) {
+    if (!notificationsOn || before || !coordinatorOutOfReach(now))
+        return std::nullopt;
+    return Notice{tr("The run's coordinator does not answer"),
+                  tr("Training goes on with the other volunteers; new volunteers cannot join until the "
+                     "coordinator is back."),
+                  QSystemTrayIcon::Warning};
+}
+
 std::optional<TrayIcon::Notice> TrayIcon::eventNotice(const engine::EngineEvent& event,
                                                       engine::EngineState state, bool notificationsOn) {
     if (!notificationsOn)
         return std::nullopt;
     switch (event.level) {
-    case engine::EngineEvent::Level::Error:
+    case engine::EngineEvent::Level::Error: {
+        // The log keeps the engine's account; the notice says what it means for the volunteer.
+        const QString words = StateText::problem(event.problem, event.problemReason);
+        const QString text = words.isEmpty() ? event.text : words;
         if (!PauseToggle::joined(state))
-            return Notice{tr("Sahaj could not join the run"), event.text, QSystemTrayIcon::Critical};
-        return Notice{tr("Sahaj stopped training"), event.text, QSystemTrayIcon::Critical};
+            return Notice{tr("Sahaj could not join the run"), text, QSystemTrayIcon::Critical};
+        return Notice{tr("Sahaj stopped training"), text, QSystemTrayIcon::Critical};
+    }
     case engine::EngineEvent::Level::Milestone:
         // Worded here, in the user's language: the event's text is the log's English.
         return Notice{
@@ -226,6 +247,10 @@ void TrayIcon::onSnapshot() {
     if (const auto notice = lostNotice(lastLost_, *snapshot, controller_.settings().notifications))
         notify(*notice);
     lastLost_ = snapshot->collaborationLost;
+    if (const auto notice =
+            coordinatorNotice(lastCoordinatorLost_, *snapshot, controller_.settings().notifications))
+        notify(*notice);
+    lastCoordinatorLost_ = coordinatorOutOfReach(*snapshot);
     if (snapshot->state != lastState_) {
         if (const auto notice = disconnectionNotice(lastState_, *snapshot, leaveExpected_,
                                                     controller_.settings().notifications))

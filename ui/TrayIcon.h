@@ -80,8 +80,14 @@ public:
     // not): "disconnected — retrying". Nothing when notifications are off.
     static std::optional<Notice> lostNotice(bool before, const engine::EngineSnapshot& now,
                                             bool notificationsOn);
+    // What to notify when the run's coordinator stops answering while the others train on (`before`: it
+    // answered): training goes on, newcomers cannot join. Nothing when notifications are off, or when the
+    // whole collaboration is lost (lostNotice says that).
+    static std::optional<Notice> coordinatorNotice(bool before, const engine::EngineSnapshot& now,
+                                                   bool notificationsOn);
     // Errors and milestones are notified, the rest only logged. Nothing when notifications are off. An
-    // error while the engine was joining (`state`) says that joining failed: nothing had started.
+    // error while the engine was joining (`state`) says that joining failed: nothing had started. An error
+    // whose kind is known is worded for the volunteer (StateText::problem), the rest as the engine says it.
     static std::optional<Notice> eventNotice(const engine::EngineEvent& event, engine::EngineState state,
                                              bool notificationsOn);
 
@@ -110,6 +116,7 @@ private:
     QAction* cancelSnooze_ = nullptr;
     bool stopping_ = false;
     bool lastLost_ = false;
+    bool lastCoordinatorLost_ = false;
     QAction* quit_ = nullptr;
     engine::EngineState lastState_ = engine::EngineState::Offline;
     bool leaveExpected_ = false;

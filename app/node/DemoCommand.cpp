@@ -31,14 +31,9 @@ namespace sahaj::node {
 namespace {
 
 const QString kDefaultCorpus = QStringLiteral("build/data/demo-corpus/train.txt");
-// The defaults show the tiny model learning in about four minutes on two cores (loss 11.07 -> 7.90 in
-// 60 steps, 4 min 24 s, measured: docs/collaboration.md): small batches, short gathering, and a peak rate
-// LAMB takes in its stride on this model (the rate of sahajBERT's 4096-sample batches, 0.01, moved the loss
-// by 0.1 % in 10 steps).
+// With the demo's training (LocalCollaboration::DemoTraining), the tiny model learns in about four minutes
+// on two cores.
 constexpr long long kDefaultSteps = 60;
-constexpr long long kDefaultTargetBatch = 512;
-constexpr double kDefaultLearningRate = 0.15;
-constexpr long long kDefaultGatherMs = 1500;
 
 } // namespace
 
@@ -54,17 +49,23 @@ QString DemoCommand::description() const {
 }
 
 void DemoCommand::addOptions(QCommandLineParser& parser) const {
+    const engine::LocalCollaboration::DemoTraining demo;
     parser.addOptions({
         {"peers", "Volunteers that accept connections (default 3).", "N"},
         {"clients", "Client-mode volunteers (default 1).", "M"},
         {"steps", "Global steps to train (default 60).", "K"},
         {"out", "Output folder (default: demo-run).", "DIR"},
         {"config", "Model: tiny or small (default tiny).", "NAME"},
-        {"target-batch", "Samples per global step over all peers (default 512; sahajBERT's is 4096).", "N"},
+        {"target-batch",
+         QStringLiteral("Samples per global step over all peers (default %1; sahajBERT's is 4096).")
+             .arg(demo.targetBatch),
+         "N"},
         {"corpus", "Training text (default: the demo corpus, " + kDefaultCorpus + " or the installed one).",
          "FILE"},
-        {"lr", "Peak learning rate (default 0.15).", "LR"},
-        {"gather-ms", "How long a group leader gathers members, in ms (default 1500).", "MS"},
+        {"lr", QStringLiteral("Peak learning rate (default %1).").arg(demo.learningRate), "LR"},
+        {"gather-ms",
+         QStringLiteral("How long a group leader gathers members, in ms (default %1).").arg(demo.gatherMs),
+         "MS"},
         {"threads", "CPU threads per peer (default 1).", "N"},
     });
     TokenizerOption::add(parser, "tokenizer.json (default: the tokenizer trained on the demo corpus, "
@@ -77,7 +78,8 @@ int DemoCommand::run(const QCommandLineParser& parser) {
     const long long clients = CommandLine::integerValue(parser, "clients", 1, 0, 64);
     const long long steps = CommandLine::integerValue(parser, "steps", kDefaultSteps, 1, 100000);
     const long long threads = CommandLine::integerValue(parser, "threads", 1, 1, 256);
-    const long long gatherMs = CommandLine::integerValue(parser, "gather-ms", kDefaultGatherMs, 500, 600000);
+    engine::LocalCollaboration::DemoTraining training;
+    training.gatherMs = CommandLine::integerValue(parser, "gather-ms", training.gatherMs, 500, 600000);
     const QString config = parser.isSet("config") ? parser.value("config") : QStringLiteral("tiny");
     if (config != "tiny" && config != "small")
         throw UsageError("--config must be tiny or small");
@@ -102,18 +104,19 @@ int DemoCommand::run(const QCommandLineParser& parser) {
 
     // The run, its coordinator and the volunteers: separate sahaj-node processes on loopback.
     const StopSignalScope signals;
-    engine::LocalCollaboration::Options local;
+    training.targetBatch =
+        CommandLine::integerValue(parser, "target-batch", training.targetBatch, 1, 1 << 30);
+    training.learningRate = CommandLine::realValue(parser, "lr", training.learningRate, 1e-6, 1.0);
+    // The measured run's schedule: its 60 steps ended at 0.8 of the peak rate.
+    training.scheduleSteps = std::max<long long>(steps * 5, training.scheduleSteps);
+    engine::LocalCollaboration::Options local = training.options();
     local.nodeProgram = QCoreApplication::applicationFilePath();
     local.folder = out;
     local.corpus = corpus;
     local.tokenizer = tokenizer;
     local.config = config;
-    local.targetBatch = CommandLine::integerValue(parser, "target-batch", kDefaultTargetBatch, 1, 1 << 30);
-    local.learningRate = CommandLine::realValue(parser, "lr", kDefaultLearningRate, 1e-6, 1.0);
-    local.totalSteps = std::max<long long>(steps * 5, 100);
-    local.peerArguments = QStringList{
-        "--steps",         QString::number(steps),        "--gather-ms", QString::number(gatherMs),
-        "--min-gather-ms", QString::number(gatherMs / 3), "--threads",   QString::number(threads)};
+    local.peerArguments +=
+        QStringList{"--steps", QString::number(steps), "--threads", QString::number(threads)};
     local.readOutput = true;
     engine::LocalCollaboration collaboration(local);
     std::deque<engine::LocalCollaboration::Peer>& children = collaboration.peers();

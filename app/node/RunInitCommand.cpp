@@ -283,6 +283,18 @@ int RunInitCommand::run(const QCommandLineParser& parser) {
                        << ", the join file for volunteers, signed by organiser " << join.manifest().organiser
                        << " (key in " << keyDir << ")\n"
                        << "join link: " << join.toLink() << "\n";
+    // The link runs to a couple of thousand characters, too long for most messages: the join file's web
+    // address is a short one that volunteers join from alike (fetch::JoinSource).
+    const QString joinName = QFileInfo(joinPath).fileName();
+    const QString where = parser.isSet("url-prefix")
+                              ? QStringLiteral(" (under --url-prefix: %1)")
+                                    .arg(UrlPrefixOption::places(parser, joinName).front())
+                              : QString();
+    CommandLine::out()
+        << "run-init: or share a short address instead of the link: put " << joinPath
+        << " on any web server and give volunteers its https:// address" << where
+        << "; they join from it as from the link (sahaj-volunteer's Join, sahaj-node volunteer "
+           "--join URL)\n";
     return 0;
 }
 

@@ -1,8 +1,22 @@
 #include "app/volunteer/DemoSession.h"
 
-#include "core/engine/LocalCollaboration.h"
-
 namespace sahaj::volunteer {
+
+engine::LocalCollaboration::Options DemoSession::collaborationOptions(const node::DemoFiles& files,
+                                                                      const QString& folder) {
+    // The demo's schedule as it is (DemoTraining::scheduleSteps): this run has no step count to stretch it
+    // to, and a schedule long enough to run for hours would hold the rate near its peak until the model
+    // diverged. The rate falls to 0 over 100 steps and the run ends there, some minutes in.
+    engine::LocalCollaboration::Options options = engine::LocalCollaboration::DemoTraining().options();
+    options.nodeProgram = files.nodeProgram;
+    options.folder = folder;
+    options.corpus = files.corpus;
+    options.tokenizer = files.tokenizer;
+    options.runId = QStringLiteral("sahaj-demo");
+    options.peerArguments += QStringList{"--threads", "1"};
+    options.coordinatorArguments = {"--country", "NL"};
+    return options;
+}
 
 DemoSession::DemoSession(node::DemoFiles files, QString folder, QObject* parent)
     : QObject(parent), files_(std::move(files)), folder_(std::move(folder)) {}
@@ -23,17 +37,7 @@ void DemoSession::start() {
             QMetaObject::invokeMethod(this, std::move(call), Qt::QueuedConnection);
         };
         try {
-            engine::LocalCollaboration::Options options;
-            options.nodeProgram = files_.nodeProgram;
-            options.folder = folder_;
-            options.corpus = files_.corpus;
-            options.tokenizer = files_.tokenizer;
-            options.runId = QStringLiteral("sahaj-demo");
-            options.targetBatch = 512;
-            options.totalSteps = 100000; // runs until the app quits
-            options.peerArguments = {"--gather-ms", "3000", "--min-gather-ms", "1000", "--threads", "1"};
-            options.coordinatorArguments = {"--country", "NL"};
-            engine::LocalCollaboration collaboration(options);
+            engine::LocalCollaboration collaboration(collaborationOptions(files_, folder_));
             collaboration.addVolunteer(QStringLiteral("volunteer-in"),
                                        {"--country", "IN", "--seed", "11", "--max-upload-mbps", "400"});
             collaboration.addVolunteer(

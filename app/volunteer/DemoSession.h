@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/node/DemoFiles.h"
+#include "core/engine/LocalCollaboration.h"
 
 #include <QObject>
 #include <QString>
@@ -25,6 +26,11 @@ public:
 
     void start();
     const QString& folder() const { return folder_; }
+
+    // The collaboration the session starts in `folder` with `files`: the demo's training
+    // (LocalCollaboration::DemoTraining), as `sahaj-node demo` trains.
+    static engine::LocalCollaboration::Options collaborationOptions(const node::DemoFiles& files,
+                                                                    const QString& folder);
 
 Q_SIGNALS:
     void ready(const QString& joinFile);

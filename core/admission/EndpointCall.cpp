@@ -18,10 +18,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 [[noreturn]] void noAnswer(const std::string& endpoint, std::chrono::milliseconds timeout) {
-    throw std::runtime_error(QStringLiteral("no answer from the token endpoint %1 within %2 s")
-                                 .arg(QString::fromStdString(endpoint))
-                                 .arg(static_cast<double>(timeout.count()) / 1000.0)
-                                 .toStdString());
+    throw EndpointCall::NoAnswer(QStringLiteral("no answer from the token endpoint %1 within %2 s")
+                                     .arg(QString::fromStdString(endpoint))
+                                     .arg(static_cast<double>(timeout.count()) / 1000.0)
+                                     .toStdString());
 }
 
 } // namespace

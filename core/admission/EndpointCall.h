@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,16 @@ namespace sahaj::admission {
 // token, reachability and (windowed) mirror clients share for a single exchange.
 class EndpointCall {
 public:
+    // No answer came within the timeout: the endpoint is down, or unreachable from here (unlike an answer
+    // that was malformed, after which asking again will not help).
+    class NoAnswer : public std::runtime_error {
+    public:
+        using std::runtime_error::runtime_error;
+    };
+
     // Connects to `endpoint` (CURVE public key `serverCurveKey`), sends `frames` (an encoded request whose
     // envelope has `requestId`) and returns the first reply with that id, decoded by `codec`. Throws
-    // std::runtime_error "no answer from the token endpoint ... within N s" when none comes within
+    // NoAnswer "no answer from the token endpoint ... within N s" when none comes within
     // `timeout` (the CURVE handshake included), or saying the answer is malformed. With `clock`, the
     // answer's timestamp and the exchange's round trip are noted there (the run's time).
     static net::WireMessage exchange(const net::SocketFactory& sockets, const std::string& endpoint,

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/engine/EngineState.h"
+
 #include <QMetaType>
 #include <QString>
 
@@ -20,6 +22,12 @@ struct EngineEvent {
     // A milestone's figure (global steps contributed), for the UI to word in the user's language: the text
     // is the log's English.
     qint64 steps = 0;
+    // The same for a pause ("paused (quota_reached)"): its cause, and a snooze's end.
+    PauseCause cause = PauseCause::None;
+    qint64 snoozedUntilMs = 0;
+    // The same for an error that ended a join, and the organiser's words for a refusal.
+    JoinProblem problem = JoinProblem::None;
+    QString problemReason{};
 };
 
 QString eventLevelName(EngineEvent::Level level);

@@ -36,7 +36,16 @@ void EngineFacade::publish(std::shared_ptr<const EngineSnapshot> snapshot) {
 }
 
 void EngineFacade::log(EngineEvent::Level level, const QString& text, qint64 steps) {
-    Q_EMIT eventLogged(EngineEvent{QDateTime::currentMSecsSinceEpoch(), level, text, steps});
+    EngineEvent event;
+    event.level = level;
+    event.text = text;
+    event.steps = steps;
+    log(std::move(event));
+}
+
+void EngineFacade::log(EngineEvent event) {
+    event.timeMs = QDateTime::currentMSecsSinceEpoch();
+    Q_EMIT eventLogged(event);
 }
 
 store::ContributionTotals EngineFacade::totals() const {

@@ -81,6 +81,8 @@ protected:
     // Publishes `snapshot` (call on this object's thread) and emits snapshotChanged.
     void publish(std::shared_ptr<const EngineSnapshot> snapshot);
     void log(EngineEvent::Level level, const QString& text, qint64 steps = 0);
+    // `event` as it is, stamped with the time now.
+    void log(EngineEvent event);
 
 private:
     QString ledgerPath_;

@@ -67,10 +67,12 @@ struct EngineSnapshot {
 
     qint64 timeMs = 0;
     EngineState state = EngineState::Offline;
-    PauseCause cause = PauseCause::None; // set while Paused or Snoozed
-    qint64 snoozedUntilMs = 0;           // set while Snoozed
-    QString detail;                      // the error, or what the engine waits for
-    bool finishingStep = false;          // will pause once the current step is done
+    PauseCause cause = PauseCause::None;     // set while Paused or Snoozed
+    qint64 snoozedUntilMs = 0;               // set while Snoozed
+    QString detail;                          // the error, or what the engine waits for
+    JoinProblem problem = JoinProblem::None; // the error's kind, when the UI words it (EngineState.h)
+    QString problemReason;                   // the organiser's words for a refusal
+    bool finishingStep = false;              // will pause once the current step is done
 
     QString runId;
     QString peerId;            // hex, empty before the first join
@@ -93,6 +95,9 @@ struct EngineSnapshot {
     int clientsOnline = 0;
     // Running, but no other peer heard from for a while (ContactWatch): the engine keeps trying.
     bool collaborationLost = false;
+    // Running with other peers, but the run's coordinator has not answered for a while (ContactWatch):
+    // training goes on; newcomers cannot be admitted until it is back.
+    bool coordinatorLost = false;
 
     double uploadBytesPerSecond = 0.0; // measured over the last few seconds
     double downloadBytesPerSecond = 0.0;

@@ -26,6 +26,14 @@ enum class PauseCause {
     QuotaReached,    // today's transfer reached the user's daily quota
 };
 
+// Why joining failed, where the UI says it in the volunteer's words; the engine's text (the snapshot's
+// detail, the log) keeps the technical account. Other failures are shown as the engine words them.
+enum class JoinProblem {
+    None,
+    OrganiserUnreachable, // the run's coordinator (its DHT node, its token endpoint) did not answer
+    OrganiserRefused,     // its token endpoint refused this peer: a wrong password, a used invite, ...
+};
+
 // Whether Join can start from `state`: nothing runs (never joined, left, or failed).
 inline bool canJoin(EngineState state) {
     return state == EngineState::Offline || state == EngineState::Error;

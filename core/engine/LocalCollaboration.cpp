@@ -68,6 +68,16 @@ std::vector<QJsonObject> LocalCollaboration::Peer::readLines() {
     return lines;
 }
 
+LocalCollaboration::Options LocalCollaboration::DemoTraining::options() const {
+    Options options;
+    options.targetBatch = targetBatch;
+    options.learningRate = learningRate;
+    options.totalSteps = scheduleSteps;
+    options.peerArguments = {"--gather-ms", QString::number(gatherMs), "--min-gather-ms",
+                             QString::number(minGatherMs())};
+    return options;
+}
+
 LocalCollaboration::LocalCollaboration(Options options) : options_(std::move(options)) {
     const QString folder = QDir(options_.folder).absolutePath();
     if (QDir(folder).exists() && !QDir(folder).isEmpty())

@@ -36,6 +36,27 @@ public:
         bool readOutput = false;
     };
 
+    // How the demos train (`sahaj-node demo`, `sahaj-volunteer --demo`): one definition for both. Measured to
+    // make the tiny model learn within minutes on two cores (loss 11.07 -> 7.90 in 60 steps, 4 min 24 s:
+    // docs/collaboration.md): small batches, short gathering, and a peak rate LAMB takes in its stride on
+    // this model (sahajBERT's 4096-sample batches at 0.01 moved the loss by 0.1 % in 10 steps).
+    struct DemoTraining {
+        qint64 targetBatch = 512;
+        double learningRate = 0.15; // the peak: reached after two steps of warmup, then falling linearly
+        qint64 gatherMs = 1500;     // how long a group leader gathers members
+        // The schedule's length: where the rate has fallen to 0 and the run ends (run-init's --total-steps
+        // is both). A rate held near its peak for hundreds of steps diverges (seen: `sahaj-node demo
+        // --steps 300`, whose schedule is five times its steps); falling to 0 over 100 steps, it is at
+        // every step at most what the measured run took.
+        qint64 scheduleSteps = 100;
+
+        // A leader may close its group after a third of the gathering time (as the measured runs did).
+        qint64 minGatherMs() const { return gatherMs / 3; }
+        // Options that train so: the batch, the rate, the schedule and the gathering times (peerArguments);
+        // the rest as Options has them.
+        Options options() const;
+    };
+
     // One peer process and the JSON lines it printed so far.
     struct Peer {
         QString name;

@@ -1,6 +1,7 @@
 #include "core/engine/VolunteerAdmission.h"
 
 #include "core/admission/CoordinatorMirror.h"
+#include "core/admission/EndpointCall.h"
 #include "core/admission/TokenClient.h"
 #include "core/admission/TokenRefused.h"
 #include "core/collab/PeerBoard.h"
@@ -148,10 +149,11 @@ std::string discoverAuthEndpoint(const run::RunManifest& manifest, const QString
         }
         if (now >= nextWord) {
             if (!reached && !returning)
-                throw std::runtime_error(
+                throw VolunteerAdmission::Failure(
+                    JoinProblem::OrganiserUnreachable,
                     "no token endpoint: no DHT node answered at the coordinator's address " +
-                    coordinator.toStdString() +
-                    " within a minute (is the address right?), and the run names none");
+                        coordinator.toStdString() +
+                        " within a minute (is the address right?), and the run names none");
             nextWord = now + kFirstTokenPatience;
             qWarning(
                 "still looking for the coordinator's token endpoint after %lld min (%s): the coordinator "
@@ -273,12 +275,18 @@ std::string VolunteerAdmission::admit(PeerOptions& options, const QString& ident
                     e.retryAfter() + std::chrono::milliseconds(QRandomGenerator::global()->bounded(2000));
                 if (e.retryAfter().count() == 0 ||
                     std::chrono::steady_clock::now() + wait > start + kRateLimitPatience)
-                    throw std::runtime_error("the run's token endpoint refused this peer: " +
-                                             std::string(e.what()));
+                    throw Failure(JoinProblem::OrganiserRefused,
+                                  "the run's token endpoint refused this peer: " + std::string(e.what()),
+                                  e.what());
                 qWarning("the run's token endpoint is busy (%s): asking again in %lld s", e.what(),
                          static_cast<long long>(std::chrono::ceil<std::chrono::seconds>(wait).count()));
                 if (!sleepUnlessCancelled(wait, cancel))
                     throw std::runtime_error("joining was cancelled while the token endpoint was busy");
+            } catch (const admission::EndpointCall::NoAnswer& e) {
+                if (cancelled(cancel))
+                    throw;
+                if (std::chrono::steady_clock::now() >= giveUpAt)
+                    throw Failure(JoinProblem::OrganiserUnreachable, e.what());
             } catch (const std::runtime_error&) {
                 if (std::chrono::steady_clock::now() >= giveUpAt || cancelled(cancel))
                     throw;

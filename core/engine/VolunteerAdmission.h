@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/admission/ReachabilityClient.h"
+#include "core/engine/EngineState.h"
 #include "core/engine/PeerOptions.h"
 #include "core/fetch/ShardMirror.h"
 
@@ -9,6 +10,7 @@
 
 #include <atomic>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 namespace sahaj::engine {
@@ -20,6 +22,23 @@ namespace sahaj::engine {
 // valid; every token obtained or renewed is saved for the next start.
 class VolunteerAdmission {
 public:
+    // Admission failed in a way the app says in the volunteer's words (JoinProblem): the organiser's
+    // coordinator did not answer, or its token endpoint refused. what() keeps the account, for the log
+    // and the command line.
+    class Failure : public std::runtime_error {
+    public:
+        Failure(JoinProblem problem, const std::string& what, std::string reason = {})
+            : std::runtime_error(what), problem_(problem), reason_(std::move(reason)) {}
+
+        JoinProblem problem() const { return problem_; }
+        // The token endpoint's words for a refusal (a wrong password, a used invite); empty otherwise.
+        const std::string& reason() const { return reason_; }
+
+    private:
+        JoinProblem problem_;
+        std::string reason_;
+    };
+
     struct Credentials {
         QString user = QStringLiteral("volunteer");
         QByteArray secret;      // password or invite code (allowlist and invite runs), never stored
@@ -32,12 +51,12 @@ public:
 
     // options.manifest and options.link.identity/role must be set. coordinator: "IPV4:PORT" of its DHT
     // node. Throws std::invalid_argument for a credential problem the user can fix (a bad user name, a
-    // token for other keys), std::runtime_error when the endpoint refuses, when it is found but never
-    // answers within a minute, when `cancel` is set, or on a first join when no DHT node answers at
-    // `coordinator` within a minute. Otherwise it looks for the coordinator's token endpoint without end
-    // (docs/emulated-internet.md, "Never giving up"): a coordinator restarting or a line down is waited for.
-    // Returns the token endpoint it used ("tcp://host:port"), empty when the token was issued and no
-    // endpoint is known.
+    // token for other keys); Failure when the endpoint refuses, when it is found but never answers within
+    // a minute, or on a first join when no DHT node answers at `coordinator` within a minute;
+    // std::runtime_error when `cancel` is set or the endpoint's answer is unusable. Otherwise it looks for
+    // the coordinator's token endpoint without end (docs/emulated-internet.md, "Never giving up"): a
+    // coordinator restarting or a line down is waited for. Returns the token endpoint it used
+    // ("tcp://host:port"), empty when the token was issued and no endpoint is known.
     static std::string admit(PeerOptions& options, const QString& identityDir, Credentials credentials,
                              const QString& coordinator, const std::atomic<bool>* cancel = nullptr);
 

@@ -3,6 +3,7 @@
 #include "core/engine/CollaborativePeer.h"
 #include "core/engine/HardwareProbe.h"
 #include "core/engine/PeerControls.h"
+#include "core/engine/VolunteerAdmission.h"
 #include "core/engine/VolunteerSetup.h"
 #include "core/security/IdentityLock.h"
 #include "core/store/ContributionLedger.h"
@@ -15,6 +16,8 @@
 #include <QDebug>
 #include <QDir>
 #include <QLockFile>
+
+#include <algorithm>
 
 namespace sahaj::engine {
 
@@ -47,6 +50,16 @@ EngineEvent::Level levelOf(const QString& text) {
         if (text.contains(QLatin1String(trouble), Qt::CaseInsensitive))
             return EngineEvent::Level::Warning;
     return EngineEvent::Level::Info;
+}
+
+// Whether the run's coordinator is among the peers `status` saw and answered this peer's last dial; true
+// before any were seen (nothing says otherwise yet).
+bool coordinatorAnswers(const LinkStatus& status) {
+    if (!status.peers)
+        return true;
+    return std::any_of(status.peers->begin(), status.peers->end(), [&](const collab::PeerAnnouncement& peer) {
+        return peer.coordinator && !(status.silentPeers && status.silentPeers->contains(peer.peerId));
+    });
 }
 
 // The minutes of transfer the worker records in the ledger: the link's byte counters are cumulative and
@@ -139,6 +152,8 @@ void VolunteerEngine::startWorker(JoinRequest request) {
             QMetaObject::invokeMethod(this, std::move(call), Qt::QueuedConnection);
         };
         QString error;
+        JoinProblem problem = JoinProblem::None;
+        QString reason;
         try {
             PeerOptions options = VolunteerSetup::options(
                 request, &shared->controls.stop,
@@ -242,10 +257,14 @@ void VolunteerEngine::startWorker(JoinRequest request) {
             };
             peer.run(shared->controls.stop, shared->controls, events);
             minutes.flush(ledger);
+        } catch (const VolunteerAdmission::Failure& e) {
+            error = QString::fromStdString(e.what());
+            problem = e.problem();
+            reason = QString::fromStdString(e.reason());
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
         }
-        post([this, error] { workerEnded(error); });
+        post([this, error, problem, reason] { workerEnded(error, problem, reason); });
     });
 }
 
@@ -273,8 +292,13 @@ void VolunteerEngine::pause(PauseCause cause, qint64 untilMs) {
         shared_->finishStep = false;
         shared_->controls.paused = true;
     }
-    if (changed)
-        log(EngineEvent::Level::Info, QStringLiteral("paused (%1)").arg(pauseCauseName(cause)));
+    if (changed) {
+        EngineEvent event;
+        event.text = QStringLiteral("paused (%1)").arg(pauseCauseName(cause));
+        event.cause = cause;
+        event.snoozedUntilMs = untilMs_;
+        log(std::move(event));
+    }
     update();
 }
 
@@ -381,7 +405,13 @@ void VolunteerEngine::workerStatus(LinkStatus status, std::uint64_t localSamples
     if (working_.state != EngineState::Training && working_.state != EngineState::Waiting) {
         contact_.joined(now);
     } else {
-        switch (contact_.observe(status.remotePeers, now)) {
+        const auto sayCoordinatorLost = [&] {
+            log(EngineEvent::Level::Warning,
+                QStringLiteral("the run's coordinator has not answered for %1 s: training goes on with the "
+                               "other peers, but no newcomer is admitted until it is back")
+                    .arg(contact_.coordinatorSilentForMs(now) / 1000));
+        };
+        switch (contact_.observe(status.remotePeers, coordinatorAnswers(status), now)) {
         case ContactWatch::Change::Lost:
             log(EngineEvent::Level::Warning,
                 QStringLiteral("lost the collaboration: no other peer heard from for %1 s; retrying")
@@ -391,12 +421,21 @@ void VolunteerEngine::workerStatus(LinkStatus status, std::uint64_t localSamples
             log(EngineEvent::Level::Info,
                 QStringLiteral("back in touch with the collaboration: %1 other peer(s)")
                     .arg(status.remotePeers));
+            if (contact_.coordinatorLost())
+                sayCoordinatorLost();
+            break;
+        case ContactWatch::Change::CoordinatorLost:
+            sayCoordinatorLost();
+            break;
+        case ContactWatch::Change::CoordinatorRegained:
+            log(EngineEvent::Level::Info, QStringLiteral("the run's coordinator answers again"));
             break;
         case ContactWatch::Change::None:
             break;
         }
     }
     working_.collaborationLost = contact_.lost();
+    working_.coordinatorLost = contact_.coordinatorLost();
     working_.declaredMbps = status.bandwidthBytesPerSecond * 8.0 / 1e6;
     working_.localSamples = localSamples;
 
@@ -530,7 +569,7 @@ void VolunteerEngine::workerMessage(QString text) {
     log(levelOf(text), text);
 }
 
-void VolunteerEngine::workerEnded(QString error) {
+void VolunteerEngine::workerEnded(QString error, JoinProblem problem, QString problemReason) {
     if (worker_.joinable())
         worker_.join();
     workerEnded_ = true;
@@ -538,6 +577,8 @@ void VolunteerEngine::workerEnded(QString error) {
     working_.state = error.isEmpty() ? EngineState::Offline : EngineState::Error;
     working_.detail =
         error.isEmpty() ? (leaving_ ? QString() : QStringLiteral("the run reached its last step")) : error;
+    working_.problem = problem;
+    working_.problemReason = problemReason;
     working_.finishingStep = false;
     cause_ = PauseCause::None;
     untilMs_ = 0;
@@ -545,10 +586,16 @@ void VolunteerEngine::workerEnded(QString error) {
     working_.localSamplesPerSecond = 0.0;
     working_.unrecordedBytesSent = working_.unrecordedBytesReceived = 0; // flushed as the worker ended
     leaving_ = false;
-    if (error.isEmpty())
+    if (error.isEmpty()) {
         log(EngineEvent::Level::Info, QStringLiteral("left the collaboration"));
-    else
-        log(EngineEvent::Level::Error, error);
+    } else {
+        EngineEvent event;
+        event.level = EngineEvent::Level::Error;
+        event.text = error;
+        event.problem = problem;
+        event.problemReason = problemReason;
+        log(std::move(event));
+    }
     Q_EMIT ledgerChanged();
     update();
 }

@@ -52,7 +52,8 @@ private:
     void finishedStepPaused();
     void workerEpoch(EpochReport report, bool pausedAfter);
     void workerMessage(QString text);
-    void workerEnded(QString error);
+    // `problem`: the error's kind where the UI words it (VolunteerAdmission::Failure), with its reason.
+    void workerEnded(QString error, JoinProblem problem = JoinProblem::None, QString problemReason = {});
     void update(); // publishes the working snapshot
     void applyLimits(const EngineLimits& limits);
     EngineState runningState() const;

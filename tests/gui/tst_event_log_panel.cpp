@@ -5,6 +5,7 @@
 #include "tests/gui/support/PerTestLedgers.h"
 #include "tests/gui/support/RecordingEngine.h"
 #include "tests/gui/support/WidgetGrab.h"
+#include "ui/StateText.h"
 #include "ui/panels/EventLogPanel.h"
 
 #include <QClipboard>
@@ -20,7 +21,9 @@
 using namespace sahaj::testing;
 using Level = sahaj::engine::EngineEvent::Level;
 using sahaj::engine::EngineEvent;
+using sahaj::engine::PauseCause;
 using sahaj::ui::EventLogPanel;
+using sahaj::ui::StateText;
 
 namespace {
 
@@ -240,6 +243,40 @@ private Q_SLOTS:
         QVERIFY(panel.visibleLines().isEmpty());
         engine.emitEvent(Level::Info, QStringLiteral("after"));
         QCOMPARE(textsShown(panel), QStringList{QStringLiteral("after")});
+    }
+
+    // A pause reads as the window says it, never as its code ("paused (quota_reached)"), which the tooltip
+    // keeps for a report.
+    void aPauseReadsInPlainWords() {
+        RecordingEngine engine(ledgers_.path());
+        EventLogPanel panel(engine);
+        const qint64 snoozeEnd = QDateTime::currentMSecsSinceEpoch() + 3 * 3600 * 1000;
+        const QList<PauseCause> causes{
+            PauseCause::User,       PauseCause::Snooze,          PauseCause::OnBattery,
+            PauseCause::UserActive, PauseCause::OutsideSchedule, PauseCause::QuotaReached};
+        for (const PauseCause cause : causes) {
+            EngineEvent event;
+            event.text = QStringLiteral("paused (%1)").arg(sahaj::engine::pauseCauseName(cause));
+            event.cause = cause;
+            event.snoozedUntilMs = cause == PauseCause::Snooze ? snoozeEnd : 0;
+            panel.append(event);
+        }
+        const QStringList texts = textsShown(panel);
+        QCOMPARE(texts.size(), causes.size());
+        for (int i = 0; i < causes.size(); ++i) {
+            const qint64 until = causes[i] == PauseCause::Snooze ? snoozeEnd : 0;
+            QCOMPARE(texts[i], StateText::cause(causes[i], until));
+            QVERIFY2(!texts[i].contains(QLatin1Char('_')) && !texts[i].startsWith(QStringLiteral("paused (")),
+                     qPrintable(texts[i]));
+        }
+        QVERIFY2(texts.last().contains(QStringLiteral("quota")), qPrintable(texts.last()));
+        auto* view = panel.findChild<QTableView*>(QStringLiteral("eventTable"));
+        QVERIFY(view);
+        QCOMPARE(view->model()->index(causes.size() - 1, 2).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("paused (quota_reached)"));
+        // Any other event keeps the engine's words.
+        engine.emitEvent(Level::Info, QStringLiteral("resumed"));
+        QCOMPARE(textsShown(panel).last(), QStringLiteral("resumed"));
     }
 
     void rendersSomething() {

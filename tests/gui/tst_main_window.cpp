@@ -4,6 +4,7 @@
 // reported as a disconnection; closing without a tray quits; About shows the licence.
 #include "core/engine/VolunteerSettings.h"
 #include "support/GuiFixture.h"
+#include "support/WidgetGrab.h"
 #include "ui/AppController.h"
 #include "ui/ControlBar.h"
 #include "ui/JoinWizard.h"
@@ -63,6 +64,17 @@ struct Machine : GuiFixture {
     QString statusLine() const { return window->statusLine()->text(); }
 };
 
+// Whether `label` has the room its whole text needs: on one line, or wrapped to its width.
+bool shownWhole(const QLabel& label) {
+    const QRect room = label.contentsRect();
+    const QFontMetrics metrics(label.font());
+    if (!label.wordWrap())
+        return room.width() >= metrics.horizontalAdvance(label.text());
+    const QRect needed =
+        metrics.boundingRect(QRect(0, 0, room.width(), 100000), Qt::TextWordWrap, label.text());
+    return room.height() >= needed.height() && room.width() >= needed.width();
+}
+
 } // namespace
 
 class TestMainWindow : public QObject {
@@ -102,6 +114,36 @@ private Q_SLOTS:
         QVERIFY(!warning.isEmpty());
         QTRY_COMPARE(machine.window->controlBar()->warningLabel()->text(), warning);
         QVERIFY2(!machine.statusLine().contains(warning), qPrintable(machine.statusLine()));
+    }
+
+    // A notice beside the status line leaves both readable whole (seen: the lost collaboration's notice
+    // cut the status line at "↓ 0" and itself at "heard from").
+    void aNoticeLeavesTheStatusLineWhole() {
+        Machine machine;
+        machine.window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(machine.window.get()));
+        // Alone, the status line has the width: one line.
+        const QFontMetrics metrics(machine.window->statusLine()->font());
+        QTRY_VERIFY_WITH_TIMEOUT(machine.window->statusLine()->contentsRect().width() >=
+                                     metrics.horizontalAdvance(machine.statusLine()),
+                                 2000);
+        QVERIFY(!machine.window->noticeLabel()->isVisible());
+        EngineSnapshot lost = *machine.engine->snapshot();
+        lost.collaborationLost = true;
+        machine.engine->show(lost);
+        // Without a tray the notice goes to the window; with one, the test shows the same through a warning.
+        if (machine.window->noticeLabel()->text().isEmpty())
+            Q_EMIT machine.controller->warning(TrayIcon::lostNotice(false, lost, true)->title +
+                                               QStringLiteral(": ") +
+                                               TrayIcon::lostNotice(false, lost, true)->text);
+        QVERIFY(!machine.window->noticeLabel()->text().isEmpty());
+        QVERIFY(machine.statusLine().contains(StateText::rates(lost)));
+        for (QLabel* label : {machine.window->statusLine(), machine.window->noticeLabel()})
+            QTRY_VERIFY2_WITH_TIMEOUT(shownWhole(*label),
+                                      qPrintable(label->objectName() + QStringLiteral(": ") + label->text()),
+                                      2000);
+        QVERIFY(WidgetGrab::saveIfRequested(machine.window->grab().toImage(),
+                                            QStringLiteral("main-window-notice.png")));
     }
 
     void automaticPauseReasonShowsEverywhere() {

@@ -1,6 +1,7 @@
 // The tray icon: its tooltip carries the state, the reason of a pause and the figures; its icon follows
 // the state; its menu drives the engine through the controller (pause, resume, snooze); it notifies
-// errors, milestones and a disconnection the user did not ask for, and nothing when notifications are off.
+// errors (a failed admission in the volunteer's words), milestones, a disconnection the user did not ask
+// for and a coordinator that stopped answering, and nothing when notifications are off.
 #include "core/engine/VolunteerSettings.h"
 #include "support/GuiFixture.h"
 #include "ui/AppController.h"
@@ -16,6 +17,7 @@
 
 using namespace sahaj::testing;
 using sahaj::engine::EngineEvent;
+using sahaj::engine::JoinProblem;
 using sahaj::ui::Figures;
 using sahaj::ui::StateText;
 using sahaj::ui::TrayIcon;
@@ -201,6 +203,104 @@ private Q_SLOTS:
                  qPrintable(StateText::headline(lost)));
         QVERIFY2(TrayIcon::toolTipFor(lost).contains(QStringLiteral("retrying")),
                  qPrintable(TrayIcon::toolTipFor(lost)));
+    }
+
+    // The run's coordinator alone out of reach: said once in the tray, and in the state line while it
+    // lasts; a collaboration lost altogether is said instead.
+    void lostCoordinatorDecision() {
+        EngineSnapshot lost = inState(EngineState::Training);
+        lost.coordinatorLost = true;
+        const auto notice = TrayIcon::coordinatorNotice(false, lost, true);
+        QVERIFY(notice.has_value());
+        QVERIFY2(notice->title.contains(QStringLiteral("coordinator does not answer")),
+                 qPrintable(notice->title));
+        QVERIFY2(notice->text.contains(QStringLiteral("new volunteers cannot join")),
+                 qPrintable(notice->text));
+        QCOMPARE(notice->icon, QSystemTrayIcon::Warning);
+        QVERIFY(!TrayIcon::coordinatorNotice(true, lost, true).has_value());   // already said
+        QVERIFY(!TrayIcon::coordinatorNotice(false, lost, false).has_value()); // notifications off
+        QVERIFY(!TrayIcon::coordinatorNotice(false, inState(EngineState::Training), true).has_value());
+        EngineSnapshot everyoneGone = lost;
+        everyoneGone.collaborationLost = true;
+        QVERIFY(!TrayIcon::coordinatorNotice(false, everyoneGone, true).has_value());
+        QVERIFY2(!StateText::headline(everyoneGone).contains(QStringLiteral("coordinator")),
+                 qPrintable(StateText::headline(everyoneGone)));
+        EngineSnapshot paused = lost;
+        paused.state = EngineState::Paused;
+        paused.cause = PauseCause::User;
+        QVERIFY(!TrayIcon::coordinatorNotice(false, paused, true).has_value());
+
+        const QString headline = StateText::headline(lost);
+        QVERIFY2(headline.startsWith(StateText::state(EngineState::Training)), qPrintable(headline));
+        QVERIFY2(headline.contains(QStringLiteral("coordinator does not answer")), qPrintable(headline));
+        QVERIFY2(StateText::statusLine(lost).contains(QStringLiteral("coordinator does not answer")),
+                 qPrintable(StateText::statusLine(lost)));
+        QVERIFY2(TrayIcon::toolTipFor(lost).contains(QStringLiteral("coordinator does not answer")),
+                 qPrintable(TrayIcon::toolTipFor(lost)));
+        // Back: nothing said any more.
+        QVERIFY(!StateText::headline(inState(EngineState::Training)).contains(QStringLiteral("coordinator")));
+    }
+
+    // The tray as the engine's snapshots come: one notice when the coordinator goes, none while it stays
+    // gone, and one again when it goes anew after coming back.
+    void notifiesALostCoordinatorOnce() {
+        Machine machine;
+        QSignalSpy notified(&machine.tray, &TrayIcon::notified);
+        EngineSnapshot snapshot = *machine.engine->snapshot();
+        snapshot.coordinatorLost = true;
+        machine.engine->show(snapshot);
+        QCOMPARE(notified.size(), 1);
+        QVERIFY2(notified.last().at(0).toString().contains(QStringLiteral("coordinator")),
+                 qPrintable(notified.last().at(0).toString()));
+        machine.engine->show(snapshot);
+        QCOMPARE(notified.size(), 1);
+        snapshot.coordinatorLost = false;
+        machine.engine->show(snapshot);
+        QCOMPARE(notified.size(), 1);
+        QVERIFY(!machine.tray.toolTip().contains(QStringLiteral("coordinator")));
+    }
+
+    // An admission failure reads in the volunteer's words wherever it shows; the engine's account stays
+    // in the log (the event's text).
+    void aFailedAdmissionReadsInPlainWords() {
+        EngineSnapshot refused = inState(
+            EngineState::Error, QStringLiteral("the run's token endpoint refused this peer: wrong password"));
+        refused.problem = JoinProblem::OrganiserRefused;
+        refused.problemReason = QStringLiteral("wrong password");
+        const QString headline = StateText::headline(refused);
+        QVERIFY2(
+            headline.contains(QStringLiteral("the run's organiser refused this computer: wrong password")),
+            qPrintable(headline));
+        QVERIFY2(!headline.contains(QStringLiteral("token endpoint")), qPrintable(headline));
+        QVERIFY2(!TrayIcon::toolTipFor(refused).contains(QStringLiteral("token endpoint")),
+                 qPrintable(TrayIcon::toolTipFor(refused)));
+        const auto stopped = TrayIcon::disconnectionNotice(EngineState::Training, refused, false, true);
+        QVERIFY(stopped.has_value());
+        QCOMPARE(stopped->text,
+                 StateText::problem(JoinProblem::OrganiserRefused, QStringLiteral("wrong password")));
+
+        EngineSnapshot unreachable = inState(
+            EngineState::Error, QStringLiteral("no token endpoint: no DHT node answered at the coordinator's "
+                                               "address 203.0.113.7:4600 within a minute"));
+        unreachable.problem = JoinProblem::OrganiserUnreachable;
+        QVERIFY2(StateText::headline(unreachable).contains(QStringLiteral("could not be reached")),
+                 qPrintable(StateText::headline(unreachable)));
+        QVERIFY2(!StateText::statusLine(unreachable).contains(QStringLiteral("DHT")),
+                 qPrintable(StateText::statusLine(unreachable)));
+
+        EngineEvent event;
+        event.level = EngineEvent::Level::Error;
+        event.text = unreachable.detail;
+        event.problem = JoinProblem::OrganiserUnreachable;
+        const auto notice = TrayIcon::eventNotice(event, EngineState::Joining, true);
+        QVERIFY(notice.has_value());
+        QCOMPARE(notice->title, QStringLiteral("Sahaj could not join the run"));
+        QCOMPARE(notice->text, StateText::problem(JoinProblem::OrganiserUnreachable, {}));
+        // An error of no known kind is shown as the engine says it.
+        event.problem = JoinProblem::None;
+        QCOMPARE(TrayIcon::eventNotice(event, EngineState::Joining, true)->text, unreachable.detail);
+        QCOMPARE(StateText::headline(inState(EngineState::Error, QStringLiteral("disk full"))),
+                 StateText::state(EngineState::Error) + QStringLiteral(" — disk full"));
     }
 
     void disconnectionDecision() {

@@ -95,6 +95,13 @@ private Q_SLOTS:
         QVERIFY2(run.status == 0, qPrintable(run.err));
         QVERIFY2(run.out.contains("wrote " + QFileInfo(out).absoluteFilePath()), qPrintable(run.out));
         QVERIFY2(run.out.contains("run_id=bn-test"), qPrintable(run.out));
+        // The long link, then the short way: the join file it wrote, on a web server.
+        const QString joinPath = QFileInfo(out).absoluteDir().filePath("run.join");
+        const qsizetype link = run.out.indexOf("join link: sahaj:join/");
+        QVERIFY2(link >= 0, qPrintable(run.out));
+        const qsizetype hint = run.out.indexOf("put " + joinPath + " on any web server");
+        QVERIFY2(hint > link, qPrintable(run.out));
+        QVERIFY2(run.out.indexOf("https:// address", hint) > hint, qPrintable(run.out));
 
         const RunManifest manifest = RunManifest::loadFile(out);
         QCOMPARE(manifest.runId, QString("bn-test"));
@@ -184,6 +191,15 @@ private Q_SLOTS:
         QCOMPARE(manifest.data.size(), 2u);
         QCOMPARE(manifest.data[0].weight, 0.23);
         QCOMPARE(manifest.data[1].weight, 0.77);
+    }
+
+    // With the shards' web places given, the join file's suggested address is beside them.
+    void theJoinFilesAddressFollowsTheUrlPrefix() {
+        const QString out = dir_.filePath("prefixed.json");
+        const NodeRun run = runNode({"run-init", "--out", out, "--tokenizer", tokenizer_, "--corpus", corpus_,
+                                     "--url-prefix", "https://data.example.org/run"});
+        QVERIFY2(run.status == 0, qPrintable(run.err));
+        QVERIFY2(run.out.contains("https://data.example.org/run/prefixed.join"), qPrintable(run.out));
     }
 
     // sahaj-node shard cuts a corpus into compressed JSONL shards of whole documents, and run-init --data

@@ -1,6 +1,7 @@
 #include "ui/panels/EventLogPanel.h"
 
 #include "core/engine/EngineFacade.h"
+#include "ui/StateText.h"
 
 #include <QClipboard>
 #include <QComboBox>
@@ -173,7 +174,12 @@ void EventLogPanel::append(const engine::EngineEvent& event) {
         new QStandardItem(QLocale::c().toString(QDateTime::fromMSecsSinceEpoch(event.timeMs), kTimeFormat));
     auto* level = new QStandardItem(style()->standardIcon(levelIcon(event.level)), levelWord(event.level));
     level->setData(engine::eventLevelName(event.level), kLevelNameRole);
-    auto* text = new QStandardItem(shownText(event.text));
+    // A pause in the words the window says it in ("Paused: running on battery"), not its code
+    // ("paused (on_battery)"), which the tooltip keeps.
+    const QString words = event.cause != engine::PauseCause::None
+                              ? StateText::cause(event.cause, event.snoozedUntilMs)
+                              : event.text;
+    auto* text = new QStandardItem(shownText(words));
     if (event.text.size() <= kMaxTextLength)
         text->setToolTip(event.text);
     events_->appendRow({time, level, text});
