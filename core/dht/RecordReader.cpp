@@ -66,7 +66,8 @@ std::vector<std::int64_t> RecordReader::freshestOffsetsMs() const {
 std::optional<security::AccessToken>
 RecordReader::admittedToken(const security::PeerId& owner, QByteArrayView credential,
                             std::chrono::system_clock::time_point now) const {
-    if (credential.isEmpty())
+    // A revoked owner is refused before its token costs a signature check.
+    if (credential.isEmpty() || (admission_->revoked && admission_->revoked->contains(owner)))
         return std::nullopt;
     const qint64 seconds = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
     const QByteArray bytes = credential.toByteArray();
@@ -91,8 +92,6 @@ RecordReader::admittedToken(const security::PeerId& owner, QByteArrayView creden
         verified_.emplace(bytes, *token);
     }
     if (token->peer() != owner || !token->checkTime(seconds).isEmpty())
-        return std::nullopt;
-    if (admission_->revoked && admission_->revoked->contains(owner))
         return std::nullopt;
     return token;
 }

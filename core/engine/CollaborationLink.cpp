@@ -320,8 +320,7 @@ struct CollaborationLink::Session {
     SteadyClock::time_point nextSighting{};
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
-    QByteArray token;              // this peer's current access token (runs that admit by token)
-    std::string revocationProblem; // said once per problem
+    QByteArray token; // this peer's current access token (runs that admit by token)
     SteadyClock::time_point nextRenewal{};
 };
 
@@ -640,17 +639,15 @@ void CollaborationLink::banViolators(Session& s,
 void CollaborationLink::followRevocations(Session& s) {
     if (!s.zap)
         return;
-    for (const security::PeerId& peer : s.revocations.step(SteadyClock::now())) {
+    RevocationFollower::Update update = s.revocations.step(SteadyClock::now());
+    for (const security::PeerId& peer : update.revoked) {
         // Its handshakes and messages are refused for as long as this peer runs; its records already are.
         s.zap->ban(peer.bytes().toStdString(), std::numeric_limits<std::int64_t>::max());
         note("peer " + peer.toHex().toStdString() +
              " is revoked by the run's organiser: its records, connections and messages are refused");
     }
-    if (const QString problem = s.revocations.problem(); problem.toStdString() != s.revocationProblem) {
-        s.revocationProblem = problem.toStdString();
-        if (!problem.isEmpty())
-            note("cannot read the changed revocations: " + s.revocationProblem);
-    }
+    if (!update.newProblem.isEmpty())
+        note("cannot read the changed revocations: " + update.newProblem.toStdString());
 }
 
 void CollaborationLink::renewToken(Session& s) {

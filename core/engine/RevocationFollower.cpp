@@ -12,7 +12,8 @@ RevocationFollower::RevocationFollower(dht::DhtNode& node, const QString& runId,
         file_.emplace(revocationsPath);
 }
 
-std::vector<security::PeerId> RevocationFollower::step(std::chrono::steady_clock::time_point now) {
+RevocationFollower::Update RevocationFollower::step(std::chrono::steady_clock::time_point now) {
+    Update update;
     std::optional<std::set<security::PeerId>> learnt = board_.takeFetched();
     if (now >= next_) {
         next_ = now + kPeriod;
@@ -21,11 +22,17 @@ std::vector<security::PeerId> RevocationFollower::step(std::chrono::steady_clock
             // The longest a record may live: the list outlasts a coordinator's restart by that much.
             if (!learnt->empty())
                 board_.publish(*learnt, dht::RecordRules::kMaxTtl);
+            if (file_->problem() != lastProblem_) {
+                lastProblem_ = file_->problem();
+                update.newProblem = lastProblem_;
+            }
         } else {
             board_.fetchAsync();
         }
     }
-    return learnt ? revoked_->add(*learnt) : std::vector<security::PeerId>{};
+    if (learnt)
+        update.revoked = revoked_->add(*learnt);
+    return update;
 }
 
 } // namespace sahaj::engine

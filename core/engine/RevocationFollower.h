@@ -32,15 +32,21 @@ public:
     RevocationFollower(dht::DhtNode& node, const QString& runId,
                        std::shared_ptr<security::RevokedPeers> revoked, const QString& revocationsPath);
 
-    // Publishes or looks up when due, and returns the peers revoked since the last call.
-    std::vector<security::PeerId> step(std::chrono::steady_clock::time_point now);
-    // Why the file's last change could not be read (the list read before stays in force), or empty.
-    QString problem() const { return file_ ? file_->problem() : QString(); }
+    struct Update {
+        std::vector<security::PeerId> revoked; // the peers revoked since the last step
+        // Why the file's last change could not be read (the list read before stays in force), once per
+        // problem; empty otherwise.
+        QString newProblem;
+    };
+
+    // Publishes or looks up when due (the file is looked at then only, not at every step).
+    Update step(std::chrono::steady_clock::time_point now);
 
 private:
     collab::RevocationBoard board_;
     std::shared_ptr<security::RevokedPeers> revoked_;
     std::optional<security::RevocationFile> file_;
+    QString lastProblem_;
     std::chrono::steady_clock::time_point next_{};
 };
 
