@@ -8,7 +8,10 @@
 # same sanitizers (tests/collab/AllReduceTests.cmake): GCC and clang evaluate a call's arguments in
 # different orders, and only a second compiler shows code that depends on one of them.
 #
-# Usage: scripts/fuzz.sh [--seconds N] [--jobs J] [--build-dir DIR] [TARGET...]
+# --build-only builds what a run needs and stops: scripts/test.sh builds it beside the tests, at the lowest
+# CPU priority, so that the clang build takes only the time the tests leave idle.
+#
+# Usage: scripts/fuzz.sh [--seconds N] [--jobs J] [--build-dir DIR] [--build-only] [TARGET...]
 #        (default: 30 s, as many targets at once as cores, build/fuzz, all)
 set -euo pipefail
 
@@ -17,6 +20,7 @@ seconds=30
 jobs=$(nproc)
 build_dir="$here/build/fuzz"
 targets=()
+build_only=false
 while (($#)); do
   case "$1" in
     --seconds|--jobs|--build-dir)
@@ -24,7 +28,8 @@ while (($#)); do
     --seconds) seconds=$2; shift ;;
     --jobs) jobs=$2; shift ;;
     --build-dir) build_dir=$2; shift ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --build-only) build_only=true ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
     *) targets+=("$1") ;;
   esac
@@ -61,13 +66,19 @@ done
 cmake -S "$here" -B "$build_dir" -G Ninja -DSAHAJ_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" >/dev/null
 cmake --build "$build_dir" --target fuzzers
+if ((named == 0)); then
+  cmake --build "$build_dir" --target allreduce_tests
+fi
+if $build_only; then
+  echo "fuzz: built in $build_dir"
+  exit 0
+fi
 
 symbolizer=$(command -v llvm-symbolizer || true)
 export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-$symbolizer}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 
 if ((named == 0)); then
-  cmake --build "$build_dir" --target allreduce_tests
   QT_QPA_PLATFORM=offscreen ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j "$jobs"
 fi
 

@@ -13,6 +13,21 @@ phase_done() {
 "$here/scripts/setup.sh"
 phase_done "setup (packages and build)"
 cd "$here/build"
+fuzzing=false
+if [ -n "${SAHAJ_FUZZ_SECONDS:-}" ] || [ "${CI:-}" = true ]; then
+  fuzzing=true
+fi
+# The fuzz targets' clang build, and the benchmarks' (not in the default build; built so that they keep
+# compiling), run beside the tests under SCHED_IDLE (chrt --idle): they get a core only when no test wants
+# one, so they fill the time that waiting tests leave idle and do not slow them.
+fuzz_build_log="$here/build/fuzz-build.log"
+if $fuzzing; then
+  # In its own process group, so that a failed test run stops the whole build with it.
+  setsid chrt --idle 0 bash -c '"$1/scripts/fuzz.sh" --build-only && cmake --build "$1/build" --target benches' \
+    _ "$here" >"$fuzz_build_log" 2>&1 &
+  fuzz_build=$!
+  trap 'kill -- -"$fuzz_build" 2>/dev/null || true' EXIT
+fi
 # Each test says how many half cores it takes (sahaj_test_cpu_share in cmake/SahajHelpers.cmake: 2 for one
 # that computes, 1 for one that mostly waits); ctest runs as many at once as this machine's half cores hold,
 # so that tests that wait fill the time that computing tests would leave idle.
@@ -30,7 +45,13 @@ else
 fi
 # The fuzz targets (scripts/fuzz.sh, docs/fuzzing.md): 20 seconds each in CI, elsewhere when asked for
 # with SAHAJ_FUZZ_SECONDS.
-if [ -n "${SAHAJ_FUZZ_SECONDS:-}" ] || [ "${CI:-}" = true ]; then
+if $fuzzing; then
+  if ! wait "$fuzz_build"; then
+    tail -n 60 "$fuzz_build_log"
+    echo "test.sh: the fuzz targets' or the benchmarks' build failed (all of it in $fuzz_build_log)" >&2
+    exit 1
+  fi
+  phase_done "the rest of the fuzz targets' and benchmarks' build"
   "$here/scripts/fuzz.sh" --seconds "${SAHAJ_FUZZ_SECONDS:-20}"
   phase_done "the fuzz targets"
 fi
