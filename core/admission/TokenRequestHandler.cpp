@@ -138,4 +138,10 @@ wire::TokenReply TokenRequestHandler::answer(const wire::Envelope& request, cons
     }
 }
 
+bool TokenRequestHandler::revoked(const std::string& sender) {
+    if (sender.size() != std::size_t(security::PeerId::kSize))
+        return false;
+    return authority_.revoked(security::PeerId::fromBytes(QByteArray::fromStdString(sender)));
+}
+
 } // namespace sahaj::admission

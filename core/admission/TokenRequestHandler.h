@@ -44,6 +44,9 @@ public:
     // saying why. Never throws.
     wire::TokenReply answer(const wire::Envelope& request, const std::string& connectionUser,
                             const QString& connectionAddress, std::int64_t nowMs);
+    // Whether the organiser revoked the peer whose raw id bytes are `sender` (false for bytes that are no
+    // peer id: such a request fails its token check anyway).
+    bool revoked(const std::string& sender);
 
 private:
     // Steps 1 to 4: empty when the request may go to the authority, otherwise the refusal.

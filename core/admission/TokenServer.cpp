@@ -17,6 +17,9 @@ namespace sahaj::admission {
 
 namespace {
 
+// The refusal a revoked peer gets for a shard or a dial, as for a token (TokenAuthority).
+constexpr const char* kRevokedRefusal = "not admitted: the run's organiser revoked this peer";
+
 QString hexOf(const std::string& bytes) {
     return QString::fromLatin1(QByteArray::fromStdString(bytes).toHex());
 }
@@ -131,11 +134,12 @@ void TokenServer::handle(zmq::socket_t& socket, const zmq::message_t& route,
         return;
     }
     if (request.envelope.has_shard_request()) {
-        serveShard(socket, route, request, connectionUser);
+        serveShard(socket, route, request, connectionUser, handler_.revoked(request.envelope.sender()));
         return;
     }
     if (request.envelope.has_reachability_request()) {
-        serveReachability(socket, route, request, connectionUser, peerAddress);
+        serveReachability(socket, route, request, connectionUser, peerAddress,
+                          handler_.revoked(request.envelope.sender()));
         return;
     }
     if (!request.envelope.has_token_request()) {
@@ -159,17 +163,23 @@ void TokenServer::handle(zmq::socket_t& socket, const zmq::message_t& route,
 }
 
 void TokenServer::serveShard(zmq::socket_t& socket, const zmq::message_t& route,
-                             const net::WireMessage& request, const std::string& connectionUser) {
+                             const net::WireMessage& request, const std::string& connectionUser,
+                             bool revoked) {
     const QString sender = QStringLiteral("peer %1").arg(hexOf(request.envelope.sender()));
     wire::Envelope envelope;
     envelope.set_request_id(request.envelope.request_id());
     std::vector<zmq::message_t> data;
-    if (!shards_) {
+    if (!shards_ || revoked) {
         wire::ShardData& refusal = *envelope.mutable_shard_data();
         refusal.set_sha256(request.envelope.shard_request().sha256());
         refusal.set_offset(request.envelope.shard_request().offset());
         refusal.set_total(1);
-        refusal.set_refusal("this coordinator serves no data (it was started without --serve-data)");
+        refusal.set_refusal(revoked
+                                ? kRevokedRefusal
+                                : "this coordinator serves no data (it was started without --serve-data)");
+        if (revoked)
+            note(QStringLiteral("data mirror: refused %1: %2")
+                     .arg(sender, QString::fromUtf8(kRevokedRefusal)));
     } else {
         ShardRequestHandler::Answer answer =
             shards_->answer(request.envelope, connectionUser, QDateTime::currentMSecsSinceEpoch() / 1000);
@@ -185,10 +195,14 @@ void TokenServer::serveShard(zmq::socket_t& socket, const zmq::message_t& route,
 
 void TokenServer::serveReachability(zmq::socket_t& socket, const zmq::message_t& route,
                                     const net::WireMessage& request, const std::string& connectionUser,
-                                    const std::string& peerAddress) {
+                                    const std::string& peerAddress, bool revoked) {
     const QString sender = QStringLiteral("peer %1").arg(hexOf(request.envelope.sender()));
-    std::optional<wire::ReachabilityReply> refused = dialer_.request(
-        request.envelope, connectionUser, peerAddress, route.to_string(), QDateTime::currentSecsSinceEpoch());
+    std::optional<wire::ReachabilityReply> refused;
+    if (revoked)
+        refused.emplace().set_refusal(kRevokedRefusal);
+    else
+        refused = dialer_.request(request.envelope, connectionUser, peerAddress, route.to_string(),
+                                  QDateTime::currentSecsSinceEpoch());
     if (!refused)
         return; // dialling: sendFinishedDials() answers
     note(QStringLiteral("token endpoint: did not dial %1 back: %2")

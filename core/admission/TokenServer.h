@@ -64,11 +64,13 @@ private:
 
     void serve(zmq::socket_t& socket);
     void handle(zmq::socket_t& socket, const zmq::message_t& route, std::vector<zmq::message_t> frames);
+    // `revoked`: the organiser revoked the sender; its token, valid until it expires, is then no longer
+    // enough for the data mirror or a dial.
     void serveShard(zmq::socket_t& socket, const zmq::message_t& route, const net::WireMessage& request,
-                    const std::string& connectionUser);
+                    const std::string& connectionUser, bool revoked);
     void serveReachability(zmq::socket_t& socket, const zmq::message_t& route,
                            const net::WireMessage& request, const std::string& connectionUser,
-                           const std::string& peerAddress);
+                           const std::string& peerAddress, bool revoked);
     void sendFinishedDials(zmq::socket_t& socket, std::chrono::milliseconds wait);
     void refuseMalformed(zmq::socket_t& socket, const zmq::message_t& route, const zmq::message_t& head,
                          const std::string& problem);

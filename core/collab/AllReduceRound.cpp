@@ -150,6 +150,7 @@ public:
         received_.resize(members);
         confirmed_.assign(members, false);
         connected_.assign(members, false);
+        connectedAt_.assign(members, now);
         unreachable_.assign(members, false);
         routes_.assign(members, std::string());
         lastReplyAt_.assign(members, now);
@@ -948,7 +949,7 @@ private:
         if (!weights_[s])
             fixWeight(s, part.weight());
         PartSum& sum = sums_[part.part()];
-        connected_[s] = true;
+        markConnected(s);
         if (sum.done || sum.arrived[s])
             return; // a duplicate, or it came after the part went ahead: no progress, so not "heard from"
         // Only a new part counts as hearing from a sender: a member repeating one part, or its connection
@@ -990,8 +991,14 @@ private:
             return planMismatch(envelope.sender(), "a connection notice for another epoch");
         if (connected_[*member])
             return; // said before, or parts came: a repeated notice is no progress
-        connected_[*member] = true;
+        markConnected(*member);
         heardFrom_[*member] = Clock::now();
+    }
+
+    void markConnected(std::size_t member) {
+        if (!connected_[member])
+            connectedAt_[member] = Clock::now();
+        connected_[member] = true;
     }
 
     void onConfirmation(const wire::Envelope& envelope) {
@@ -1042,16 +1049,26 @@ private:
 
     // What each sender demonstrably delivered: it streams its whole vector (every span but its own) at
     // once, its parts to all aggregators interleaved, and over the same time its link also carries the
-    // averages of its own span back to the other senders; so the time between its first and its last part
-    // here bounds how fast it uploaded. A lower bound (this aggregator's own link, or the sender's
-    // compute, may have been the slower); senders with too few parts here to time are left out.
+    // averages of its own span back to the other senders; so the time from when it could start streaming
+    // to its last part here bounds how fast it uploaded. It could start once every sender was connected
+    // (greet(): this aggregator saw the last connection then, or gave up waiting), whenever its first part
+    // came: a sender that holds this aggregator's parts back and sends them in a burst at the end shows
+    // its real pace, not the burst's. A lower bound (this aggregator's own link, or the sender's compute,
+    // may have been the slower); senders with too few parts here to time are left out.
     void measureSenders() {
         constexpr std::uint32_t kMinParts = 4;
         const auto senders = std::count_if(spec_.members.begin(), spec_.members.end(),
                                            [](const GroupMember& member) { return member.sends(); });
+        Clock::time_point everyoneConnected = start_;
+        for (std::size_t m = 0; m < spec_.members.size(); ++m)
+            if (static_cast<int>(m) != me_ && spec_.members[m].sends())
+                everyoneConnected = std::max(everyoneConnected,
+                                             connected_[m] ? connectedAt_[m] : start_ + options_.connectWait);
+        everyoneConnected = std::min(everyoneConnected, start_ + options_.connectWait);
         for (std::size_t s = 0; s < arrivals_.size(); ++s) {
             const Arrivals& arrivals = arrivals_[s];
-            const double seconds = std::chrono::duration<double>(arrivals.last - arrivals.first).count();
+            const Clock::time_point from = std::min(arrivals.first, everyoneConnected);
+            const double seconds = std::chrono::duration<double>(arrivals.last - from).count();
             if (static_cast<int>(s) == me_ || arrivals.parts < kMinParts || seconds < 0.01)
                 continue;
             const double values = static_cast<double>(spec_.vectorSize - spec_.spanCounts[s]) +
@@ -1230,8 +1247,9 @@ private:
     // itself, so no peer can claim another's and take its replies: SocketFactory). Replies go there.
     std::vector<std::string> routes_;
     std::vector<bool> connected_; // as an aggregator, per member: its connection is up (it said so, or sent)
-    std::set<std::size_t> greeted_; // aggregators this member told that its connection is up
-    bool streaming_ = false;        // this member's parts may go out (greet())
+    std::vector<Clock::time_point> connectedAt_; // when connected_ became true
+    std::set<std::size_t> greeted_;              // aggregators this member told that its connection is up
+    bool streaming_ = false;                     // this member's parts may go out (greet())
     std::vector<Clock::time_point> lastReplyAt_;
     std::uint64_t otherBytes_ = 0; // held in result_.otherMessages
     double ownWeight_ = 0.0;       // this member's weight as it sends it (0 when its vector was not finite)

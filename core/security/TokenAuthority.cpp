@@ -93,6 +93,10 @@ TokenAuthority::Decision limited(const RateLimiter& limiter, const QString& key,
 
 } // namespace
 
+bool TokenAuthority::revoked(const PeerId& peer) {
+    return revocations_ && revocations_->current().contains(peer);
+}
+
 TokenAuthority::Decision TokenAuthority::decide(const Request& request, qint64 nowMs) {
     const qint64 now = nowMs / 1000;
     if (request.role == AccessToken::Role::Coordinator)
@@ -100,7 +104,7 @@ TokenAuthority::Decision TokenAuthority::decide(const Request& request, qint64 n
     if (const QString problem = Username::problem(request.username.toUtf8()); !problem.isEmpty())
         return {std::nullopt, problem};
     // Before any other rule: a revoked peer's renewal must not slip through the renewal path.
-    if (revocations_ && revocations_->current().contains(request.peer))
+    if (revoked(request.peer))
         return {std::nullopt, QStringLiteral("the run's organiser revoked this peer")};
 
     // A renewal: the holder of a valid token for these very keys, user and role gets a fresh one.

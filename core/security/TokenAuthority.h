@@ -71,6 +71,10 @@ public:
     Policy policy() const { return policy_; }
     // Refuses every request from the peers `revocations` lists (read again as it changes).
     void setRevocations(RevocationFile revocations) { revocations_.emplace(std::move(revocations)); }
+    // Whether the organiser revoked `peer` (the revocations file read again when it changed). The token
+    // endpoint asks it for the requests the authority does not decide too: a revoked peer's token stays
+    // valid until it expires, but buys it nothing more from the coordinator.
+    bool revoked(const PeerId& peer);
     // Why the allowlist's or the revocations' last change could not be read (the list read before stays
     // in force), or empty. For the organiser's log.
     QString listProblem() const;

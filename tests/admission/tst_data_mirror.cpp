@@ -18,6 +18,7 @@
 #include "core/security/AccessToken.h"
 #include "core/security/CurveKeyPair.h"
 #include "core/security/PeerIdentity.h"
+#include "core/security/RevocationFile.h"
 #include "core/security/TokenAuthority.h"
 #include "tests/admission/AdmittedVolunteer.h"
 #include "tests/fetch/ShardFiles.h"
@@ -86,7 +87,7 @@ class TestDataMirror : public QObject {
     }
 
     std::unique_ptr<TokenServer> startServer(const run::DataShard& shard, bool serveData = true,
-                                             double bytesPerSecond = 0) {
+                                             double bytesPerSecond = 0, const QString& revocations = {}) {
         run::RunManifest manifest;
         manifest.runId = kRun;
         manifest.data = {shard};
@@ -100,12 +101,14 @@ class TestDataMirror : public QObject {
         }
         TokenAuthority::Options options;
         options.runId = kRun;
+        TokenAuthority authority = TokenAuthority::fromPolicy("open", organiser_, options);
+        if (!revocations.isEmpty())
+            authority.setRevocations(RevocationFile(revocations));
         return std::make_unique<TokenServer>(
             serverContext_,
             net::SocketFactory::Curve{stdString(serverCurve_.publicKey()),
                                       stdString(serverCurve_.secretKey()), ""},
-            "tcp://127.0.0.1:0", TokenAuthority::fromPolicy("open", organiser_, options), organiser_.id(),
-            kRun,
+            "tcp://127.0.0.1:0", std::move(authority), organiser_.id(), kRun,
             [this](const QString& line) {
                 const std::lock_guard lock(logMutex_);
                 log_ << line;
@@ -194,6 +197,24 @@ private Q_SLOTS:
             }
         }
         QVERIFY(logged("data mirror: refused peer"));
+    }
+
+    void refusesARevokedPeerWhoseTokenIsStillValid() {
+        // Fails without the endpoint's revocation check: the revoked peer's token, valid for hours yet,
+        // would still fetch the run's data.
+        const run::DataShard shard = served(test::randomBytes(100000, 5));
+        const Volunteer v(organiser_);
+        const QString revocations = dir_.filePath("revocations");
+        test::writeBytes(revocations, v.identity->id().toHex().toLatin1() + "\n");
+        const auto server = startServer(shard, true, 0, revocations);
+        fetch::ShardCache cache(dir_.filePath("cache-revoked"), kRun, 1ll << 30);
+        try {
+            fetch::ShardDownloader(cache, quickSettings()).fetch(shard, {mirrorFor(*server, v)});
+            QFAIL("a revoked peer was served");
+        } catch (const fetch::DownloadFailed& e) {
+            QVERIFY2(failuresOf(e.failures).contains("the run's organiser revoked this peer"), e.what());
+        }
+        QVERIFY(logged("data mirror: refused peer " + v.identity->id().toHex()));
     }
 
     void aMirrorServingWrongBytesIsCaughtByTheHash() {

@@ -20,7 +20,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::array<std::pair<MisbehavingMember::Kind, const char*>, 9> kNames{{
+constexpr std::array<std::pair<MisbehavingMember::Kind, const char*>, 10> kNames{{
     {MisbehavingMember::Kind::OversizedFrame, "oversized-frame"},
     {MisbehavingMember::Kind::WrongCount, "wrong-count"},
     {MisbehavingMember::Kind::WrongDtype, "wrong-dtype"},
@@ -30,6 +30,7 @@ constexpr std::array<std::pair<MisbehavingMember::Kind, const char*>, 9> kNames{
     {MisbehavingMember::Kind::InflatedWeight, "inflated-weight"},
     {MisbehavingMember::Kind::BelowFloor, "below-floor"},
     {MisbehavingMember::Kind::Stalling, "stalling"},
+    {MisbehavingMember::Kind::Burst, "burst"},
 }};
 
 // A thousand times PeerProgressRules::kMaxSamples: no peer accumulates that many samples in one epoch.
@@ -130,6 +131,17 @@ MisbehavingMember::Outcome MisbehavingMember::run(const std::vector<float>& loca
     Outcome outcome;
     if (kind_ == Kind::Stalling)
         return stall(local, Clock::now() + 6 * patience);
+    if (kind_ == Kind::Burst) {
+        // Connected at once, as an honest member; its parts then come all together, late.
+        for (auto& [aggregator, dealer] : dealers_) {
+            wire::Envelope notice;
+            notice.mutable_member_connected()->set_group_id(spec_.groupId);
+            notice.mutable_member_connected()->set_epoch(spec_.epoch);
+            std::vector<zmq::message_t> frames = codec_.encode(std::move(notice));
+            sendBefore(dealer, frames, giveUpAt);
+        }
+        std::this_thread::sleep_for(kBurstHoldBack);
+    }
     for (auto& [aggregator, dealer] : dealers_) {
         for (std::int64_t p = 0; p < plan_.partCount(static_cast<std::int64_t>(aggregator)); ++p) {
             std::vector<zmq::message_t> frames = craftedPart(aggregator, p, local);
@@ -137,6 +149,8 @@ MisbehavingMember::Outcome MisbehavingMember::run(const std::vector<float>& loca
                 ++outcome.partsSent;
             else
                 ++outcome.partsUnsent;
+            if (kind_ == Kind::Burst) // long enough for an aggregator to time (it ignores a blink)
+                std::this_thread::sleep_for(kBurstPartGap);
         }
     }
     return outcome;
@@ -206,6 +220,7 @@ std::vector<zmq::message_t> MisbehavingMember::craftedPart(std::size_t aggregato
         data.push_back(collab::TensorEncoding::encode(values, range.size, spec_.encoding));
         break;
     case Kind::Stalling:
+    case Kind::Burst:
         data.push_back(collab::TensorEncoding::encode(values, range.size, spec_.encoding));
         break;
     case Kind::InflatedWeight:

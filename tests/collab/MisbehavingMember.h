@@ -38,7 +38,12 @@ public:
         BelowFloor,     // one value of -1000, finite in every encoding, below the floor the test sets
         Stalling,       // only its first part to each aggregator, then that part again and a connection
                         // notice every 200 ms, within the rules, for six times its patience
+        Burst,          // honest parts, sent kBurstPartGap apart from kBurstHoldBack after its connection
+                        // notices on: an aggregator that timed only the burst would credit it with a link
+                        // many times faster than its pace
     };
+    static constexpr std::chrono::milliseconds kBurstHoldBack{1500};
+    static constexpr std::chrono::milliseconds kBurstPartGap{20};
 
     struct Outcome {
         int partsSent = 0;   // handed to a connection

@@ -401,6 +401,9 @@ int main(int argc, char** argv) {
         while (socket.recv(frame, zmq::recv_flags::dontwait))
             ++hijackedFrames;
     }
+    nlohmann::json senderRates = nlohmann::json::object(); // values per second, as this aggregator timed
+    for (const auto& [peer, rate] : result.senderRates)
+        senderRates[QByteArray::fromStdString(peer).toHex().toStdString()] = rate;
     nlohmann::json violators = nlohmann::json::array(); // whom a peer would ban
     for (const auto& [peer, offence] : result.violators)
         violators.push_back(QByteArray::fromStdString(peer).toHex().toStdString());
@@ -417,7 +420,8 @@ int main(int argc, char** argv) {
                                 {"total_weight", result.totalWeight},
                                 {"unconnected", unconnected},
                                 {"left_before_round", left},
-                                {"hijacked_frames", hijackedFrames}}
+                                {"hijacked_frames", hijackedFrames},
+                                {"sender_rates", senderRates}}
                      .dump()
               << std::endl;
     if (argument(argc, argv, "leave", "no") != "yes")

@@ -8,6 +8,7 @@
 #include "core/collab/LoadBalancer.h"
 #include "core/collab/TensorEncoding.h"
 #include "tests/collab/AllReduceTestVector.h"
+#include "tests/collab/MisbehavingMember.h"
 #include "tests/common/SkewedClock.h"
 
 #include <QFile>
@@ -490,6 +491,34 @@ private Q_SLOTS:
             else
                 QVERIFY2(unconnected.isEmpty(), qPrintable(QJsonDocument(r).toJson()));
         }
+    }
+
+    // A client that says it is connected, then holds its parts back and sends them all at once
+    // (MisbehavingMember::Kind::Burst). An aggregator credits a sender with the rate it demonstrably
+    // achieved, which caps the bandwidth it may claim next time (BandwidthClaims): timed from when it
+    // could have started, the burster's rate is its whole vector over at least the hold-back, not over the
+    // burst. Fails when the time is taken from its first part: a rate dozens of times higher.
+    void aBurstDoesNotInflateTheSendersMeasuredRate() {
+        const std::int64_t size = 300'000;
+        std::vector<Peer> peers = start({"node", "node", "client"}, {1, 2, 3}, size,
+                                        {"--timeout-ms", "4000"}, {{}, {}, {"--misbehave", "burst"}});
+        const collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp16(), 16384);
+        begin(peers, spec);
+        finish(peers);
+        const QString burster = QString::fromLatin1(QByteArray::fromStdString(peers[2].peerId).toHex());
+        const double holdBackSeconds =
+            std::chrono::duration<double>(test::MisbehavingMember::kBurstHoldBack).count();
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject& r = peers[static_cast<std::size_t>(i)].result;
+            QVERIFY2(r.value("complete").toBool(), qPrintable(QJsonDocument(r).toJson()));
+            const QJsonValue rate = r.value("sender_rates").toObject().value(burster);
+            QVERIFY2(rate.isDouble(), qPrintable(QJsonDocument(r).toJson()));
+            qInfo("aggregator %d credits the burster with %.0f values/s", i, rate.toDouble());
+            // Its whole vector went out in no less than the hold-back (a little less for the notice's trip).
+            QVERIFY2(rate.toDouble() <= double(size) / (0.9 * holdBackSeconds),
+                     qPrintable(QStringLiteral("credited %1 values/s").arg(rate.toDouble())));
+        }
+        QCOMPARE(peers[0].result.value("sha256").toString(), peers[1].result.value("sha256").toString());
     }
 
     void quantisedPartsKeepMembersIdentical() {

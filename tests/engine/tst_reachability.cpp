@@ -15,10 +15,13 @@
 #include "core/security/AccessToken.h"
 #include "core/security/CurveKeyPair.h"
 #include "core/security/PeerIdentity.h"
+#include "core/security/RevocationFile.h"
 #include "core/security/TokenAuthority.h"
 #include "tests/admission/AdmittedVolunteer.h"
 
 #include <QDateTime>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
@@ -94,6 +97,8 @@ class TestReachability : public QObject {
     std::mutex logMutex_; // the server's thread writes the log
     QStringList log_;
     std::unique_ptr<TokenServer> server_;
+    QTemporaryDir dir_;
+    const Volunteer revoked_{organiser_}; // on the organiser's revocation list, its token still valid
 
     // Asks the endpoint, as `v`, to dial `port` back.
     ReachabilityClient::Answer ask(const Volunteer& v, std::uint16_t port) {
@@ -115,12 +120,17 @@ private Q_SLOTS:
     void initTestCase() {
         TokenAuthority::Options options;
         options.runId = kRun;
+        TokenAuthority authority = TokenAuthority::fromPolicy("open", organiser_, options);
+        QFile revocations(dir_.filePath("revocations"));
+        QVERIFY(revocations.open(QIODevice::WriteOnly));
+        revocations.write(revoked_.identity->id().toHex().toLatin1() + "\n");
+        revocations.close();
+        authority.setRevocations(RevocationFile(revocations.fileName()));
         server_ = std::make_unique<TokenServer>(
             serverContext_,
             net::SocketFactory::Curve{stdString(serverCurve_.publicKey()),
                                       stdString(serverCurve_.secretKey()), ""},
-            "tcp://127.0.0.1:0", TokenAuthority::fromPolicy("open", organiser_, options), organiser_.id(),
-            kRun, [this](const QString& line) {
+            "tcp://127.0.0.1:0", std::move(authority), organiser_.id(), kRun, [this](const QString& line) {
                 const std::lock_guard lock(logMutex_);
                 log_ << line;
             });
@@ -164,6 +174,19 @@ private Q_SLOTS:
             QFAIL("a peer whose token another organiser signed was dialled back");
         } catch (const std::runtime_error& e) {
             QVERIFY2(QString::fromUtf8(e.what()).contains(QLatin1String("not admitted")), e.what());
+        }
+    }
+
+    // Fails without the endpoint's revocation check: the revoked peer's unexpired token is dialled back.
+    void aRevokedPeerIsNotDialledBack() {
+        const net::TcpListener listener(QStringLiteral("127.0.0.1"), 0);
+        try {
+            ask(revoked_, listener.port());
+            QFAIL("a revoked peer was dialled back");
+        } catch (const std::runtime_error& e) {
+            QVERIFY2(
+                QString::fromUtf8(e.what()).contains(QLatin1String("the run's organiser revoked this peer")),
+                e.what());
         }
     }
 
