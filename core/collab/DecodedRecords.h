@@ -11,13 +11,13 @@
 
 namespace sahaj::collab {
 
-// The live records under `key`, each decoded by `decode(record, value)` (false: malformed), for the
-// boards of a run (progress, peers): the ones that decode are returned, the others counted in `rejected`.
+// `records` each decoded by `decode(record, value)` (false: malformed), for the boards of a run (progress,
+// peers): the ones that decode are returned, the others counted in `rejected`.
 template <typename Value, typename Decode>
-std::vector<Value> decodedRecords(dht::DhtNode& node, const QString& key, std::chrono::milliseconds timeout,
-                                  Decode decode, std::uint64_t& rejected) {
+std::vector<Value> decodedRecords(const std::vector<dht::DhtRecord>& records, Decode decode,
+                                  std::uint64_t& rejected) {
     std::vector<Value> values;
-    for (const dht::DhtRecord& record : node.get(key, timeout)) {
+    for (const dht::DhtRecord& record : records) {
         Value decoded;
         if (decode(record, decoded))
             values.push_back(std::move(decoded));
@@ -25,6 +25,13 @@ std::vector<Value> decodedRecords(dht::DhtNode& node, const QString& key, std::c
             ++rejected;
     }
     return values;
+}
+
+// The same of the live records under `key`, looked up within `timeout` (blocking).
+template <typename Value, typename Decode>
+std::vector<Value> decodedRecords(dht::DhtNode& node, const QString& key, std::chrono::milliseconds timeout,
+                                  Decode decode, std::uint64_t& rejected) {
+    return decodedRecords<Value>(node.get(key, timeout), decode, rejected);
 }
 
 } // namespace sahaj::collab

@@ -13,7 +13,7 @@
 namespace sahaj::collab {
 
 PeerBoard::PeerBoard(dht::DhtNode& node, const QString& runId)
-    : node_(node), key_(QStringLiteral("sahaj/%1/peers").arg(runId)) {}
+    : node_(node), key_(QStringLiteral("sahaj/%1/peers").arg(runId)), lookup_(node, key_, kLookupDeadline) {}
 
 bool PeerBoard::isCountryCode(const std::string& code) {
     return code.empty() || (code.size() == 2 && std::all_of(code.begin(), code.end(),
@@ -74,6 +74,17 @@ void PeerBoard::publish(const PeerAnnouncement& announcement, std::chrono::secon
 
 std::vector<PeerAnnouncement> PeerBoard::fetch(std::chrono::milliseconds timeout) {
     return decodedRecords<PeerAnnouncement>(node_, key_, timeout, &PeerBoard::decode, rejected_);
+}
+
+void PeerBoard::lookUp() {
+    lookup_.start();
+}
+
+std::optional<std::vector<PeerAnnouncement>> PeerBoard::takeLookedUp() {
+    const std::optional<std::vector<dht::DhtRecord>> records = lookup_.take();
+    if (!records)
+        return std::nullopt;
+    return decodedRecords<PeerAnnouncement>(*records, &PeerBoard::decode, rejected_);
 }
 
 std::vector<PeerAnnouncement> PeerBoard::donors(std::vector<PeerAnnouncement> peers, std::uint64_t minEpoch) {

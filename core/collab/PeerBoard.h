@@ -1,11 +1,13 @@
 #pragma once
 
+#include "core/dht/RecordLookup.h"
 #include "core/net/protocol.pb.h"
 
 #include <QString>
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,10 @@ public:
     // "" or two capital letters: the only countries a record may carry.
     static bool isCountryCode(const std::string& code);
     std::vector<PeerAnnouncement> fetch(std::chrono::milliseconds timeout);
+    // The same without blocking (dht::RecordLookup): lookUp() starts a lookup unless one is under way,
+    // takeLookedUp() hands over the peers it found once it has finished (nullopt before).
+    void lookUp();
+    std::optional<std::vector<PeerAnnouncement>> takeLookedUp();
 
     // Donors at `minEpoch` or later, best first: the coordinator (whose word settles a disagreement, so it
     // is always among those asked, StateDownloader), then the newest epoch, the widest link, the peer id.
@@ -58,10 +64,15 @@ public:
 
     std::uint64_t rejectedRecords() const { return rejected_; }
 
+    // What a lookUp() found by this long after it started is what it found (dht::RecordLookup), as with a
+    // blocking fetch's timeout.
+    static constexpr std::chrono::milliseconds kLookupDeadline{1500};
+
 private:
     dht::DhtNode& node_;
     QString key_;
     std::uint64_t rejected_ = 0;
+    dht::RecordLookup lookup_;
 };
 
 } // namespace sahaj::collab

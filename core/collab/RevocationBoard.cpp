@@ -12,7 +12,8 @@
 namespace sahaj::collab {
 
 RevocationBoard::RevocationBoard(dht::DhtNode& node, const QString& runId)
-    : node_(node), key_(QStringLiteral("sahaj/%1/revocations").arg(runId)) {}
+    : node_(node), key_(QStringLiteral("sahaj/%1/revocations").arg(runId)),
+      lookup_(node, key_, kLookupDeadline) {}
 
 QByteArray RevocationBoard::encode(const std::set<security::PeerId>& revoked) {
     wire::RevocationRecord record;
@@ -45,39 +46,23 @@ void RevocationBoard::publish(const std::set<security::PeerId>& revoked, std::ch
 }
 
 void RevocationBoard::fetchAsync() {
-    const auto now = std::chrono::steady_clock::now();
-    if (lookup_) {
-        const std::lock_guard lock(lookup_->mutex);
-        if (!lookup_->finished && now - lookupStarted_ < kLookupDeadline)
-            return;
-    }
-    // A fresh state for every lookup: one given up may still call back, into the state it was given.
-    auto lookup = std::make_shared<Lookup>();
-    lookup_ = lookup;
-    lookupStarted_ = now;
-    node_.getAsync(key_, [lookup](std::vector<dht::DhtRecord> records) {
-        std::optional<std::set<security::PeerId>> newest;
-        std::chrono::system_clock::time_point newestIssued{};
-        for (const dht::DhtRecord& record : records) {
-            std::set<security::PeerId> revoked;
-            if (decode(record, revoked) && (!newest || record.issuedAt > newestIssued)) {
-                newest = std::move(revoked);
-                newestIssued = record.issuedAt;
-            }
-        }
-        const std::lock_guard lock(lookup->mutex);
-        lookup->finished = true;
-        lookup->found = std::move(newest);
-    });
+    lookup_.start();
 }
 
 std::optional<std::set<security::PeerId>> RevocationBoard::takeFetched() {
-    if (!lookup_)
+    const std::optional<std::vector<dht::DhtRecord>> records = lookup_.take();
+    if (!records)
         return std::nullopt;
-    const std::lock_guard lock(lookup_->mutex);
-    if (!lookup_->finished)
-        return std::nullopt;
-    return std::exchange(lookup_->found, std::nullopt);
+    std::optional<std::set<security::PeerId>> newest;
+    std::chrono::system_clock::time_point newestIssued{};
+    for (const dht::DhtRecord& record : *records) {
+        std::set<security::PeerId> revoked;
+        if (decode(record, revoked) && (!newest || record.issuedAt > newestIssued)) {
+            newest = std::move(revoked);
+            newestIssued = record.issuedAt;
+        }
+    }
+    return newest;
 }
 
 } // namespace sahaj::collab

@@ -1,20 +1,14 @@
 #pragma once
 
+#include "core/dht/RecordLookup.h"
 #include "core/security/PeerId.h"
 
 #include <QByteArray>
 #include <QString>
 
 #include <chrono>
-#include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
-
-namespace sahaj::dht {
-class DhtNode;
-struct DhtRecord;
-} // namespace sahaj::dht
 
 namespace sahaj::collab {
 
@@ -23,21 +17,21 @@ namespace sahaj::collab {
 // coordinator role counts: the organiser issues that role to its coordinator alone, so no volunteer can
 // revoke anyone, nor un-revoke itself by publishing an empty list. Records that do not decode are dropped.
 //
-// Lookups do not block the caller: fetchAsync() starts one on the DHT's thread, takeFetched() collects
-// what it found.
+// Lookups do not block the caller (dht::RecordLookup): fetchAsync() starts one on the DHT's thread,
+// takeFetched() collects what it found.
 class RevocationBoard {
 public:
-    // A lookup not finished after this long is given up, and the next fetchAsync starts another.
-    static constexpr std::chrono::seconds kLookupDeadline{30};
+    // What a lookup found by this long after it started is what it found (dht::RecordLookup).
+    static constexpr std::chrono::seconds kLookupDeadline{5};
 
     RevocationBoard(dht::DhtNode& node, const QString& runId);
 
     void publish(const std::set<security::PeerId>& revoked, std::chrono::seconds ttl);
-    // Starts a lookup of the coordinator's record, unless one started less than kLookupDeadline ago is
-    // still under way.
+    // Starts a lookup of the coordinator's record, unless one is under way.
     void fetchAsync();
-    // The list in the coordinator's newest live record, as the last finished lookup found it; nullopt
-    // when no lookup finished since the last call, or it found no such record.
+    // The list in the coordinator's newest live record, as the last lookup found it (when it finished, or
+    // kLookupDeadline after it started); nullopt before that, once it was handed over, or when it found
+    // no such record.
     std::optional<std::set<security::PeerId>> takeFetched();
 
     static QByteArray encode(const std::set<security::PeerId>& revoked);
@@ -45,16 +39,9 @@ public:
     static bool decode(const dht::DhtRecord& record, std::set<security::PeerId>& revoked);
 
 private:
-    struct Lookup {
-        std::mutex mutex;
-        bool finished = false;
-        std::optional<std::set<security::PeerId>> found;
-    };
-
     dht::DhtNode& node_;
     QString key_;
-    std::shared_ptr<Lookup> lookup_; // shared with the lookup's callback, which may outlive this board
-    std::chrono::steady_clock::time_point lookupStarted_{};
+    dht::RecordLookup lookup_;
 };
 
 } // namespace sahaj::collab

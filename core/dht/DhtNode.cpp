@@ -77,13 +77,6 @@ std::unique_ptr<::dht::net::DatagramSocket> bindSocket(const DhtNodeOptions& opt
 // How often a node that knows no other pings its bootstrap nodes again (bootstrapAgainIfAlone).
 constexpr auto kBootstrapAgainEvery = std::chrono::seconds(3);
 
-struct DhtNode::PendingGet {
-    std::mutex mutex;
-    std::condition_variable finished;
-    bool done = false;
-    LatestRecords records;
-};
-
 DhtNode::DhtNode(DhtNodeOptions options)
     : options_(std::move(options)),
       clock_(options_.clock ? options_.clock : [] { return std::chrono::system_clock::now(); }),
@@ -181,47 +174,36 @@ void DhtNode::setCredential(QByteArray credential) {
     options_.credential = std::move(credential);
 }
 
-std::shared_ptr<DhtNode::PendingGet> DhtNode::startGet(const QString& key, RecordsCallback done) {
+std::shared_ptr<DhtLookup> DhtNode::startGet(const QString& key, RecordsCallback done) {
     const ::dht::InfoHash hash = hashOf(key);
-    auto pending = std::make_shared<PendingGet>();
-    ::dht::GetCallback onValues = [pending, reader = reader_, hash, onToken = options_.onToken,
+    auto lookup = std::make_shared<DhtLookup>(clock_);
+    ::dht::GetCallback onValues = [lookup, reader = reader_, hash, onToken = options_.onToken,
                                    clock = clock_](const std::vector<std::shared_ptr<::dht::Value>>& values) {
         for (const auto& value : values) {
             if (auto record = reader->read(bytesOf(hash), value->id, bytesOf(value->data), clock())) {
                 if (onToken && record->token)
                     onToken(*record->token);
-                std::lock_guard lock(pending->mutex);
-                pending->records.offer(std::move(*record));
+                lookup->offer(std::move(*record));
             }
         }
         return true;
     };
-    ::dht::DoneCallbackSimple onDone = [pending, done = std::move(done), clock = clock_](bool) {
-        std::vector<DhtRecord> records;
-        {
-            std::lock_guard lock(pending->mutex);
-            pending->done = true;
-            if (done)
-                records = pending->records.live(clock());
-        }
-        pending->finished.notify_all();
+    ::dht::DoneCallbackSimple onDone = [lookup, done = std::move(done)](bool) {
+        lookup->finish();
         if (done)
-            done(std::move(records));
+            done(lookup->records());
     };
     runner_->get(hash, std::move(onValues), std::move(onDone),
                  ::dht::Value::TypeFilter(RecordValueType::kId));
-    return pending;
+    return lookup;
 }
 
 std::vector<DhtRecord> DhtNode::get(const QString& key, std::chrono::milliseconds timeout) {
-    const auto pending = startGet(key, {});
-    std::unique_lock lock(pending->mutex);
-    pending->finished.wait_for(lock, timeout, [&] { return pending->done; });
-    return pending->records.live(clock_());
+    return startGet(key, {})->waitFor(timeout);
 }
 
-void DhtNode::getAsync(const QString& key, RecordsCallback done) {
-    startGet(key, std::move(done));
+std::shared_ptr<const DhtLookup> DhtNode::lookUp(const QString& key) {
+    return startGet(key, {});
 }
 
 DhtNode::ListenToken DhtNode::listen(const QString& key, RecordCallback callback) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/dht/DhtLookup.h"
 #include "core/dht/DhtNodeOptions.h"
 #include "core/dht/DhtRecord.h"
 #include "core/dht/RunClock.h"
@@ -38,7 +39,7 @@ class RecordSubscription;
 // RecordRules::kMaxTtl; a record that must outlive a node's churn is republished by its owner (as
 // progress records are, every few seconds).
 //
-// All methods may be called from any thread. Callbacks (getAsync, listen) run on OpenDHT's thread: keep
+// All methods may be called from any thread. Callbacks (listen) run on OpenDHT's thread: keep
 // them short, never throw from them, and hand the records over to the caller's own thread (a blocking
 // get() called from a callback would only return at its timeout).
 class DhtNode {
@@ -81,8 +82,9 @@ public:
     // The live records under `key`, one per owner (its newest), ordered by owner: those that arrived
     // before the lookup finished or `timeout` passed, whichever came first.
     std::vector<DhtRecord> get(const QString& key, std::chrono::milliseconds timeout);
-    // The same without blocking: `done` receives the records when the lookup finishes.
-    void getAsync(const QString& key, RecordsCallback done);
+    // The same without blocking: the lookup runs on OpenDHT's thread, and the handle says what has come
+    // so far (RecordLookup takes it).
+    std::shared_ptr<const DhtLookup> lookUp(const QString& key);
 
     // Calls `callback` with each live record under `key` (those there now, then each new or replacing
     // record), found by a get every DhtNodeOptions::listenInterval. Expiry is not announced: a listener
@@ -114,9 +116,8 @@ public:
     std::chrono::system_clock::time_point now() const { return clock_(); }
 
 private:
-    struct PendingGet;
-
-    std::shared_ptr<PendingGet> startGet(const QString& key, RecordsCallback done);
+    // `done` (may be empty) receives the records when the lookup finishes, on OpenDHT's thread.
+    std::shared_ptr<DhtLookup> startGet(const QString& key, RecordsCallback done);
     void poll(const std::shared_ptr<RecordSubscription>& subscription);
     void pollListeners();
     void bootstrapAgainIfAlone();

@@ -317,6 +317,7 @@ struct CollaborationLink::Session {
     SteadyClock::time_point pendingSince{};
     std::string lastProblem;
     std::shared_ptr<const std::vector<collab::PeerAnnouncement>> sightings;
+    bool probeDue = false; // sightings came that the latency probe has not started on
     SteadyClock::time_point nextSighting{};
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
@@ -1183,13 +1184,21 @@ void CollaborationLink::setCaps(double uploadBytesPerSecond, double downloadByte
     });
 }
 
+// The peers' records, for the app's peer map and the latency probe: looked up on the DHT's thread and
+// taken when they come (PeerBoard::lookUp), so that no lookup holds up this thread, in a round or not.
 void CollaborationLink::lookAround(Session& s) {
-    if (s.round || SteadyClock::now() < s.nextSighting)
-        return; // a DHT lookup blocks: not while a round is stepped
+    if (std::optional<std::vector<collab::PeerAnnouncement>> found = s.peerBoard.takeLookedUp()) {
+        s.sightings = std::make_shared<const std::vector<collab::PeerAnnouncement>>(std::move(*found));
+        s.probeDue = true;
+    }
+    if (s.probeDue && !s.round) { // its pings would only queue behind a round's parts
+        s.probe.start(*s.sightings, peerId_, kPingBudget);
+        s.probeDue = false;
+    }
+    if (SteadyClock::now() < s.nextSighting)
+        return;
     s.nextSighting = SteadyClock::now() + kSightingPeriod;
-    s.sightings =
-        std::make_shared<const std::vector<collab::PeerAnnouncement>>(s.peerBoard.fetch(kDhtLookup));
-    s.probe.start(*s.sightings, peerId_, kPingBudget);
+    s.peerBoard.lookUp();
 }
 
 void CollaborationLink::publishStatus(Session& s) {

@@ -5,6 +5,7 @@
 #include "core/dht/LatestRecords.h"
 #include "core/dht/OwnerKeyQuota.h"
 #include "core/dht/RecordEnvelope.h"
+#include "core/dht/RecordLookup.h"
 #include "core/dht/RecordReader.h"
 #include "core/dht/RecordRules.h"
 #include "core/dht/RecordSubscription.h"
@@ -14,11 +15,13 @@
 #include "tests/common/TestFiles.h"
 
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QRandomGenerator>
 #include <QStringList>
 #include <QTest>
 
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 using namespace sahaj::dht;
@@ -442,6 +445,37 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(bootstrap.rejectedRecords() > 0, 60000);
         for (const DhtRecord& record : admitted.get("sahaj/run-a/peers", 3s))
             QCOMPARE(record.payload, QByteArray("admitted"));
+    }
+
+    // A lookup that does not block its caller (RecordLookup, what the collaboration thread's boards use):
+    // started again and again while the record is not there yet, it hands the record over once it has it,
+    // and once only.
+    void aLookupHandsOverWhatItFoundOnce() {
+        DhtNode first(DhtNodeOptions{});
+        DhtNodeOptions options;
+        options.bootstrap = {QStringLiteral("127.0.0.1:%1").arg(first.port())};
+        options.identity = std::make_shared<const PeerIdentity>(PeerIdentity::generate());
+        DhtNode second(options);
+        QTRY_VERIFY_WITH_TIMEOUT(second.connectedNodeCount() > 0 && first.connectedNodeCount() > 0, 60000);
+        second.put("sahaj/test/looked-up", "found", 120s);
+
+        RecordLookup lookup(first, QStringLiteral("sahaj/test/looked-up"), 10s);
+        QVERIFY(!lookup.take()); // nothing started, nothing to hand over
+        std::optional<std::vector<DhtRecord>> found;
+        const QDeadlineTimer patience(60000);
+        while (!found && !patience.hasExpired()) {
+            lookup.start(); // a no-op while one is under way
+            if (std::optional<std::vector<DhtRecord>> records = lookup.take(); records && !records->empty())
+                found = std::move(records);
+            else
+                QTest::qWait(50);
+        }
+        QVERIFY(found);
+        QCOMPARE(found->size(), std::size_t(1));
+        QCOMPARE(found->front().payload, QByteArray("found"));
+        QCOMPARE(found->front().owner, options.identity->id());
+        QVERIFY(!lookup.underWay());
+        QVERIFY(!lookup.take()); // handed over already
     }
 
     void twoNodesExchangeRecords() {
