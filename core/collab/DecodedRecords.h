@@ -2,11 +2,13 @@
 
 #include "core/dht/DhtNode.h"
 #include "core/dht/DhtRecord.h"
+#include "core/dht/RecordLookup.h"
 
 #include <QString>
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace sahaj::collab {
@@ -25,6 +27,16 @@ std::vector<Value> decodedRecords(const std::vector<dht::DhtRecord>& records, De
             ++rejected;
     }
     return values;
+}
+
+// The same of what `lookup` found, once it has (dht::RecordLookup::take); nullopt before.
+template <typename Value, typename Decode>
+std::optional<std::vector<Value>> takeDecoded(dht::RecordLookup& lookup, Decode decode,
+                                              std::uint64_t& rejected) {
+    const std::optional<std::vector<dht::DhtRecord>> records = lookup.take();
+    if (!records)
+        return std::nullopt;
+    return decodedRecords<Value>(*records, decode, rejected);
 }
 
 // The same of the live records under `key`, looked up within `timeout` (blocking).

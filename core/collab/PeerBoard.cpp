@@ -81,10 +81,7 @@ void PeerBoard::lookUp() {
 }
 
 std::optional<std::vector<PeerAnnouncement>> PeerBoard::takeLookedUp() {
-    const std::optional<std::vector<dht::DhtRecord>> records = lookup_.take();
-    if (!records)
-        return std::nullopt;
-    return decodedRecords<PeerAnnouncement>(*records, &PeerBoard::decode, rejected_);
+    return takeDecoded<PeerAnnouncement>(lookup_, &PeerBoard::decode, rejected_);
 }
 
 std::vector<PeerAnnouncement> PeerBoard::donors(std::vector<PeerAnnouncement> peers, std::uint64_t minEpoch) {

@@ -11,7 +11,8 @@
 namespace sahaj::collab {
 
 ProgressBoard::ProgressBoard(dht::DhtNode& node, const QString& runId)
-    : node_(node), key_(QStringLiteral("sahaj/%1/progress").arg(runId)) {}
+    : node_(node), key_(QStringLiteral("sahaj/%1/progress").arg(runId)),
+      lookup_(node, key_, kLookupDeadline) {}
 
 QByteArray ProgressBoard::encode(const PeerProgress& progress) {
     wire::ProgressRecord record;
@@ -51,6 +52,14 @@ void ProgressBoard::publish(const PeerProgress& progress, std::chrono::seconds t
 
 std::vector<PeerProgress> ProgressBoard::fetch(std::chrono::milliseconds timeout) {
     return decodedRecords<PeerProgress>(node_, key_, timeout, &ProgressBoard::decode, rejected_);
+}
+
+void ProgressBoard::lookUp() {
+    lookup_.start();
+}
+
+std::optional<std::vector<PeerProgress>> ProgressBoard::takeLookedUp() {
+    return takeDecoded<PeerProgress>(lookup_, &ProgressBoard::decode, rejected_);
 }
 
 } // namespace sahaj::collab

@@ -1,17 +1,14 @@
 #pragma once
 
 #include "core/collab/PeerProgress.h"
+#include "core/dht/RecordLookup.h"
 
 #include <QString>
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <vector>
-
-namespace sahaj::dht {
-class DhtNode;
-struct DhtRecord;
-} // namespace sahaj::dht
 
 namespace sahaj::collab {
 
@@ -29,6 +26,13 @@ public:
     void publish(const PeerProgress& progress, std::chrono::seconds ttl);
     // Every live, valid record (this peer's own included), waiting at most `timeout` for the lookup.
     std::vector<PeerProgress> fetch(std::chrono::milliseconds timeout);
+    // The same without blocking (dht::RecordLookup): lookUp() starts a lookup unless one is under way,
+    // takeLookedUp() hands over the records it found once it has finished or kLookupDeadline has passed
+    // (nullopt before, and after it handed them over).
+    void lookUp();
+    std::optional<std::vector<PeerProgress>> takeLookedUp();
+    bool lookingUp() const { return lookup_.underWay(); }
+    static constexpr std::chrono::milliseconds kLookupDeadline{1500};
 
     // The record's payload, and the inverse (nullopt-like failure through the bool) for a DHT record.
     static QByteArray encode(const PeerProgress& progress);
@@ -41,6 +45,7 @@ private:
     dht::DhtNode& node_;
     QString key_;
     std::uint64_t rejected_ = 0;
+    dht::RecordLookup lookup_;
 };
 
 } // namespace sahaj::collab

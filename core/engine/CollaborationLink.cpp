@@ -847,20 +847,29 @@ void CollaborationLink::publishRecord(Session& s, SystemClock::time_point now) {
     s.recordPublished = SteadyClock::now();
 }
 
+// Publishes this peer's record and reads the others' when due. The reading runs on the DHT's thread
+// (ProgressBoard::lookUp) and is taken at a later turn of the loop, when it finished or had 1.5 s: the loop
+// never waits for it.
 void CollaborationLink::refreshProgress(Session& s) {
     const auto now = s.dht.now();
-    // During a round only the record is kept alive (a publish does not wait; reading the others' records
-    // does, and a round stalled by lookups would take longer): a round may outlast the record's lifetime,
-    // and a peer missing from the others' progress is not expected in their next group.
+    if (std::optional<std::vector<collab::PeerProgress>> records = s.progressBoard.takeLookedUp())
+        takeProgress(s, *records);
+    // During a round only the record is kept alive (no new reading: what it learnt would wait for the
+    // round's end anyway): a round may outlast the record's lifetime, and a peer missing from the others'
+    // progress is not expected in their next group.
     if (s.round) {
         if (SteadyClock::now() - s.recordPublished >= options_.recordTtl / 2)
             publishRecord(s, now);
         return;
     }
-    if (!s.refresh.isDue(s.tracker.localEpoch(), now))
+    if (s.progressBoard.lookingUp() || !s.refresh.isDue(s.tracker.localEpoch(), now))
         return;
     publishRecord(s, now);
-    s.tracker.update(s.progressBoard.fetch(kDhtLookup), s.dht.now());
+    s.progressBoard.lookUp();
+}
+
+void CollaborationLink::takeProgress(Session& s, const std::vector<collab::PeerProgress>& records) {
+    s.tracker.update(records, s.dht.now());
     const auto after = s.dht.now();
     const collab::GlobalProgress global = s.tracker.globalProgress(after);
     s.refresh.refreshed(global, s.tracker.localEpoch(), after);

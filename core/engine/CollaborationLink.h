@@ -3,6 +3,7 @@
 #include "core/collab/GlobalProgress.h"
 #include "core/collab/GroupSpec.h"
 #include "core/collab/PeerBoard.h"
+#include "core/collab/PeerProgress.h"
 #include "core/collab/TrainingState.h"
 #include "core/engine/LinkOptions.h"
 #include "core/net/WireMessage.h"
@@ -151,6 +152,9 @@ private:
                                                                     const wire::Envelope& envelope);
     void publishRecord(Session& s, std::chrono::system_clock::time_point now);
     void refreshProgress(Session& s);
+    // What a reading of the others' progress records found: the tracker, the refresh policy, and what
+    // follows.
+    void takeProgress(Session& s, const std::vector<collab::PeerProgress>& records);
     void announce(Session& s);
     void maybeDownloadState(Session& s);
     void stepDownload(Session& s);
