@@ -1678,6 +1678,10 @@
         <source>the run&apos;s coordinator does not answer; training goes on with the other volunteers</source>
         <translation>প্রশিক্ষণের সমন্বয়কারী সাড়া দিচ্ছে না; অন্য স্বেচ্ছাসেবকদের সঙ্গে প্রশিক্ষণ চলছে</translation>
     </message>
+    <message>
+        <source>Demo finished — to join a real run, quit the demo and choose Join… in Sahaj</source>
+        <translation>ডেমো শেষ — আসল প্রশিক্ষণে যোগ দিতে ডেমো থেকে প্রস্থান করে Sahaj-এ &quot;যোগ দিন…&quot; বেছে নিন</translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::TrainingPanel</name>
@@ -2020,6 +2024,44 @@
     <message>
         <source>no answer</source>
         <translation>সাড়া নেই</translation>
+    </message>
+</context>
+<context>
+    <name>sahaj::volunteer::DemoFillMaskRun</name>
+    <message>
+        <source>%1 could not be run</source>
+        <translation>%1 চালানো গেল না</translation>
+    </message>
+    <message>
+        <source>no answer within %1 s</source>
+        <translation>%1 সেকেন্ডের মধ্যে কোনো উত্তর নেই</translation>
+    </message>
+    <message>
+        <source>the model could not be read</source>
+        <translation>মডেলটি পড়া গেল না</translation>
+    </message>
+    <message>
+        <source>it printed none</source>
+        <translation>কোনো অনুমান দেয়নি</translation>
+    </message>
+</context>
+<context>
+    <name>sahaj::volunteer::DemoOutcome</name>
+    <message>
+        <source>no prediction (%1)</source>
+        <translation>কোনো অনুমান নেই (%1)</translation>
+    </message>
+    <message>
+        <source>The demo finished: %1 steps.</source>
+        <translation>ডেমো শেষ হয়েছে: %1টি ধাপ।</translation>
+    </message>
+    <message>
+        <source>The demo finished: %1 steps, loss %2 → %3.</source>
+        <translation>ডেমো শেষ হয়েছে: %1টি ধাপ, লস %2 → %3।</translation>
+    </message>
+    <message>
+        <source>Fill-mask &quot;%1&quot; — before training: %2; after: %3.</source>
+        <translation>Fill-mask &quot;%1&quot; — প্রশিক্ষণের আগে: %2; পরে: %3।</translation>
     </message>
 </context>
 <context>

@@ -1676,6 +1676,10 @@
         <source>the run&apos;s coordinator does not answer; training goes on with the other volunteers</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Demo finished — to join a real run, quit the demo and choose Join… in Sahaj</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sahaj::ui::TrainingPanel</name>
@@ -2017,6 +2021,44 @@
     </message>
     <message>
         <source>no answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sahaj::volunteer::DemoFillMaskRun</name>
+    <message>
+        <source>%1 could not be run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer within %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model could not be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it printed none</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sahaj::volunteer::DemoOutcome</name>
+    <message>
+        <source>no prediction (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The demo finished: %1 steps.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The demo finished: %1 steps, loss %2 → %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fill-mask &quot;%1&quot; — before training: %2; after: %3.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -65,6 +65,11 @@ public:
     // Decides the rules again and tells the engine when the decision changed.
     void evaluateRules();
 
+    // This app is the demo (`sahaj-volunteer --demo`): the end of its run is the demo's, which the window
+    // and the tray word as such (StateText::headline), and no disconnection.
+    void setDemo(bool demo) { demo_ = demo; }
+    bool demo() const { return demo_; }
+
 Q_SIGNALS:
     void settingsChanged();
     void causeChanged(sahaj::engine::PauseCause cause);
@@ -99,6 +104,7 @@ private:
     QTimer evaluateTimer_;
     QTimer snoozeEndTimer_;
     bool evaluating_ = false;
+    bool demo_ = false;
     bool evaluateAgain_ = false;
 };
 

@@ -126,7 +126,7 @@ void ControlBar::render() {
     cancelSnooze_->setEnabled(controller_.settings().snoozeUntilMs > QDateTime::currentMSecsSinceEpoch() ||
                               snapshot->state == engine::EngineState::Snoozed);
 
-    state_->setText(StateText::headline(*snapshot));
+    state_->setText(StateText::headline(*snapshot, controller_.demo()));
     const QString warning = controller_.activeWarning();
     warning_->setText(warning);
     warning_->setVisible(!warning.isEmpty());

@@ -19,6 +19,7 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QGuiApplication>
 #include <QInputDialog>
 #include <QLabel>
@@ -51,7 +52,8 @@ MainWindow::MainWindow(engine::EngineFacade& engine, AppController& controller, 
     tabs_->insertTab(BandwidthTab, bandwidth_, tr("Bandwidth"));
     tabs_->insertTab(PeersTab, new PeerMapPanel(engine_, tabs_), tr("Peers"));
     tabs_->insertTab(TrainingTab, new TrainingPanel(engine_, tabs_), tr("Training"));
-    tabs_->insertTab(LogTab, new EventLogPanel(engine_, tabs_), tr("Log"));
+    log_ = new EventLogPanel(engine_, tabs_);
+    tabs_->insertTab(LogTab, log_, tr("Log"));
 
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
@@ -97,7 +99,7 @@ MainWindow::MainWindow(engine::EngineFacade& engine, AppController& controller, 
     buildMenus();
     connect(&engine_, &engine::EngineFacade::snapshotChanged, this, &MainWindow::render);
     connect(&controller_, &AppController::causeChanged, this, &MainWindow::render);
-    connect(&controller_, &AppController::warning, this, &MainWindow::showNotice);
+    connect(&controller_, &AppController::warning, this, [this](const QString& text) { showNotice(text); });
     connect(&controller_, &AppController::settingsChanged, this,
             [this] { bandwidth_->setDailyQuotaMB(controller_.settings().dailyQuotaMB); });
     // Queued: the rules' warning is decided after the settings are announced (see ControlBar).
@@ -166,7 +168,7 @@ void MainWindow::render() {
     joinLeave_->setText(joinable ? tr("&Join…") : tr("&Leave"));
     // The pause rules' warning ("battery state unknown …") has its own line in the control bar: appended
     // here it ran into the state and the rates, on every machine without UPower.
-    statusLine_->setText(StateText::statusLine(*snapshot));
+    statusLine_->setText(StateText::statusLine(*snapshot, controller_.demo()));
     setWindowTitle(tr("Sahaj — %1").arg(StateText::state(snapshot->state)));
 }
 
@@ -277,11 +279,25 @@ void MainWindow::quit() {
     Q_EMIT quitRequested();
 }
 
-void MainWindow::showNotice(const QString& text) {
+void MainWindow::showDemoOutcome(const QStringList& lines) {
+    for (const QString& line : lines) {
+        engine::EngineEvent event;
+        event.timeMs = QDateTime::currentMSecsSinceEpoch();
+        event.level = engine::EngineEvent::Level::Milestone;
+        event.text = line;
+        log_->append(event);
+    }
+    showNotice(lines.join(QLatin1Char('\n')), true);
+}
+
+void MainWindow::showNotice(const QString& text, bool lasting) {
     notice_->setText(text);
     notice_->setToolTip(text);
     notice_->show();
-    noticeTimer_.start();
+    if (lasting)
+        noticeTimer_.stop();
+    else
+        noticeTimer_.start();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QStringList>
 #include <QTimer>
 
 class QAction;
@@ -16,6 +17,7 @@ namespace sahaj::ui {
 class AppController;
 class BandwidthPanel;
 class ControlBar;
+class EventLogPanel;
 class JoinRunDialog;
 class JoinWizard;
 class SettingsDialog;
@@ -58,6 +60,10 @@ public:
     void showFromTray();
     // Quit was chosen (menu or tray): the app leaves and exits on quitRequested().
     void quit();
+    // What the demo showed at its end (the app's demo mode), for the volunteer to read at leisure: each
+    // line a row of the Log, and all of them in the notice beside the status line, which stays until
+    // another notice takes its place.
+    void showDemoOutcome(const QStringList& lines);
 
 Q_SIGNALS:
     // The user wants the app to end: from Quit, or closing the window where there is no tray.
@@ -71,7 +77,8 @@ protected:
 private:
     void buildMenus();
     void render();
-    void showNotice(const QString& text);
+    // Shown for kNoticeMs, or until the next notice when `lasting`.
+    void showNotice(const QString& text, bool lasting = false);
     bool firstRunDone() const;
     // Joins the run in the settings, asking for its password when it needs one.
     void joinChosenRun();
@@ -81,6 +88,7 @@ private:
     ControlBar* controlBar_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     BandwidthPanel* bandwidth_ = nullptr;
+    EventLogPanel* log_ = nullptr;
     TrayIcon* tray_ = nullptr;
     QLabel* statusLine_ = nullptr;
     QLabel* notice_ = nullptr;

@@ -109,7 +109,13 @@ QString StateText::rates(const engine::EngineSnapshot& snapshot) {
         .arg(Figures::rate(snapshot.uploadBytesPerSecond), Figures::rate(snapshot.downloadBytesPerSecond));
 }
 
-QString StateText::headline(const engine::EngineSnapshot& snapshot) {
+bool StateText::demoFinished(const engine::EngineSnapshot& snapshot, bool demo) {
+    return demo && snapshot.state == engine::EngineState::Offline && snapshot.runFinished;
+}
+
+QString StateText::headline(const engine::EngineSnapshot& snapshot, bool demo) {
+    if (demoFinished(snapshot, demo))
+        return tr("Demo finished — to join a real run, quit the demo and choose Join… in Sahaj");
     // A pause's reason already says "Paused" or "Snoozed": it stands in for the state's name.
     const QString why = reason(snapshot);
     if (why.isEmpty())
@@ -119,8 +125,8 @@ QString StateText::headline(const engine::EngineSnapshot& snapshot) {
     return tr("%1 — %2").arg(state(snapshot.state), why);
 }
 
-QString StateText::statusLine(const engine::EngineSnapshot& snapshot) {
-    QString line = headline(snapshot);
+QString StateText::statusLine(const engine::EngineSnapshot& snapshot, bool demo) {
+    QString line = headline(snapshot, demo);
     if (snapshot.state == engine::EngineState::Training)
         line += kSeparator + samplesPerSecond(snapshot.localSamplesPerSecond);
     if (snapshot.state == engine::EngineState::Training || snapshot.state == engine::EngineState::Waiting)

@@ -28,10 +28,13 @@ public:
     static QString reason(const engine::EngineSnapshot& snapshot);
     // The state with its reason, for a label: "Paused: running on battery", "Training — pausing after
     // this step", "Error — <what went wrong>". A pause's reason already names the state and stands alone.
-    static QString headline(const engine::EngineSnapshot& snapshot);
+    // In the demo (`demo`), the end of its run says that the demo finished and how to join a real run.
+    static QString headline(const engine::EngineSnapshot& snapshot, bool demo = false);
     // One line for the status bar: "Training · 21 samples/s · ↑ 1.5 MB/s ↓ 2.3 MB/s"; a paused engine
     // says why instead of its speed.
-    static QString statusLine(const engine::EngineSnapshot& snapshot);
+    static QString statusLine(const engine::EngineSnapshot& snapshot, bool demo = false);
+    // The demo's run reached its last step (`demo` and a finished run): its end is no disconnection.
+    static bool demoFinished(const engine::EngineSnapshot& snapshot, bool demo);
     // "21 samples/s" (one decimal below 10).
     static QString samplesPerSecond(double samplesPerSecond);
     // "↑ 1.5 MB/s ↓ 2.3 MB/s"

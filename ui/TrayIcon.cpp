@@ -252,8 +252,10 @@ void TrayIcon::onSnapshot() {
         notify(*notice);
     lastCoordinatorLost_ = coordinatorOutOfReach(*snapshot);
     if (snapshot->state != lastState_) {
-        if (const auto notice = disconnectionNotice(lastState_, *snapshot, leaveExpected_,
-                                                    controller_.settings().notifications))
+        // The demo's run reaching its last step is the demo's end, which the window words.
+        const bool expected = leaveExpected_ || StateText::demoFinished(*snapshot, controller_.demo());
+        if (const auto notice =
+                disconnectionNotice(lastState_, *snapshot, expected, controller_.settings().notifications))
             notify(*notice);
         // The expected leave is spent once the engine is out; joining again starts afresh.
         if (snapshot->state == engine::EngineState::Offline ||

@@ -72,7 +72,8 @@ public:
     static QIcon appIcon();
     static QString toolTipFor(const engine::EngineSnapshot& snapshot);
     // What to notify when the state goes from `before` to `now.state`: a disconnection is leaving Training or
-    // Waiting for Offline or Error without the user asking. Nothing when notifications are off.
+    // Waiting for Offline or Error without the user asking (`userAsked`: the user left, or the demo ended).
+    // Nothing when notifications are off.
     static std::optional<Notice> disconnectionNotice(engine::EngineState before,
                                                      const engine::EngineSnapshot& now, bool userAsked,
                                                      bool notificationsOn);

@@ -120,13 +120,9 @@ int DemoCommand::run(const QCommandLineParser& parser) {
     local.readOutput = true;
     engine::LocalCollaboration collaboration(local);
     std::deque<engine::LocalCollaboration::Peer>& children = collaboration.peers();
-    // The untrained model, as the coordinator saved it on starting (before any volunteer trains), for the
-    // fill-mask example at the end.
-    const QString modelBefore = QDir(out).filePath(QStringLiteral("model-before"));
-    const QDir coordinatorModel(QDir(children.front().dir).filePath(QStringLiteral("model")));
-    QDir().mkpath(modelBefore);
-    for (const QString& name : coordinatorModel.entryList(QDir::Files))
-        QFile::copy(coordinatorModel.filePath(name), QDir(modelBefore).filePath(name));
+    // The untrained model, for the fill-mask example at the end.
+    const QString modelBefore = collaboration.keepUntrainedModel();
+    const QDir coordinatorModel(collaboration.coordinatorModel());
     QElapsedTimer clock;
     clock.start();
     std::cout << "demo: coordinator on " << collaboration.coordinatorAddress().toStdString() << "; starting "

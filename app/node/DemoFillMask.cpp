@@ -16,7 +16,6 @@ constexpr int kFewestWords = 5;
 constexpr int kMostWords = 12;
 constexpr int kMaskedWord = 2;
 constexpr int kLinesLookedAt = 10000;
-constexpr int kToolTimeoutMs = 120000;
 
 } // namespace
 
@@ -37,21 +36,16 @@ QString DemoFillMask::sentence(const QString& corpus, QString* masked) {
     return {};
 }
 
-QString DemoFillMask::predict(const QString& nodeProgram, const QString& modelDir, const QString& sentence) {
-    QProcess tool;
-    tool.start(nodeProgram,
-               {QStringLiteral("fill-mask"), QStringLiteral("--checkpoint"), modelDir,
-                QStringLiteral("--top"), QStringLiteral("3"), QStringLiteral("--json"), sentence});
-    if (!tool.waitForFinished(kToolTimeoutMs) || tool.exitStatus() != QProcess::NormalExit ||
-        tool.exitCode() != 0) {
-        tool.kill();
-        return QStringLiteral("(fill-mask failed: %1)")
-            .arg(QString::fromUtf8(tool.readAllStandardError()).trimmed().left(300));
-    }
-    const QJsonObject result = QJsonDocument::fromJson(tool.readAllStandardOutput()).object();
+QStringList DemoFillMask::arguments(const QString& modelDir, const QString& sentence) {
+    return {QStringLiteral("fill-mask"), QStringLiteral("--checkpoint"), modelDir, QStringLiteral("--top"),
+            QStringLiteral("3"),         QStringLiteral("--json"),       sentence};
+}
+
+QString DemoFillMask::guesses(const QByteArray& json) {
+    const QJsonObject result = QJsonDocument::fromJson(json).object();
     const QJsonArray masks = result[QStringLiteral("masks")].toArray();
     if (masks.isEmpty())
-        return QStringLiteral("(fill-mask printed no prediction)");
+        return {};
     QStringList guesses;
     for (const QJsonValue candidate : masks.first()[QStringLiteral("predictions")].toArray())
         // A token the tokenizer does not know (the model's vocabulary is larger) has no text: its id.
@@ -62,6 +56,19 @@ QString DemoFillMask::predict(const QString& nodeProgram, const QString& modelDi
                                 : candidate[QStringLiteral("token_str")].toString())
                        .arg(candidate[QStringLiteral("score")].toDouble(), 0, 'f', 3);
     return guesses.join(QStringLiteral(", "));
+}
+
+QString DemoFillMask::predict(const QString& nodeProgram, const QString& modelDir, const QString& sentence) {
+    QProcess tool;
+    tool.start(nodeProgram, arguments(modelDir, sentence));
+    if (!tool.waitForFinished(kToolTimeoutMs) || tool.exitStatus() != QProcess::NormalExit ||
+        tool.exitCode() != 0) {
+        tool.kill();
+        return QStringLiteral("(fill-mask failed: %1)")
+            .arg(QString::fromUtf8(tool.readAllStandardError()).trimmed().left(300));
+    }
+    const QString words = guesses(tool.readAllStandardOutput());
+    return words.isEmpty() ? QStringLiteral("(fill-mask printed no prediction)") : words;
 }
 
 } // namespace sahaj::node

@@ -31,6 +31,14 @@ DemoSession::~DemoSession() {
         thread_.join();
 }
 
+void DemoSession::finish() {
+    {
+        const std::lock_guard lock(mutex_);
+        finishing_ = true;
+    }
+    stopped_.notify_all();
+}
+
 void DemoSession::start() {
     thread_ = std::thread([this] {
         const auto post = [this](auto call) {
@@ -38,14 +46,27 @@ void DemoSession::start() {
         };
         try {
             engine::LocalCollaboration collaboration(collaborationOptions(files_, folder_));
+            // Before any volunteer trains: the untrained model, for the fill-mask example at the end.
+            const QString before = collaboration.keepUntrainedModel();
             collaboration.addVolunteer(QStringLiteral("volunteer-in"),
                                        {"--country", "IN", "--seed", "11", "--max-upload-mbps", "400"});
             collaboration.addVolunteer(
                 QStringLiteral("client-de"),
                 {"--country", "DE", "--seed", "12", "--client-mode", "--max-upload-mbps", "60"});
-            post([this, join = collaboration.joinFile()] { Q_EMIT ready(join); });
+            post([this, join = collaboration.joinFile(), before, after = collaboration.coordinatorModel()] {
+                modelBefore_ = before;
+                modelAfter_ = after;
+                Q_EMIT ready(join);
+            });
             std::unique_lock lock(mutex_);
-            stopped_.wait(lock, [this] { return stopping_; });
+            stopped_.wait(lock, [this] { return stopping_ || finishing_; });
+            if (!stopping_) {
+                lock.unlock();
+                collaboration.stopAll();
+                post([this] { Q_EMIT peersStopped(); });
+                lock.lock();
+                stopped_.wait(lock, [this] { return stopping_; });
+            }
             // The collaboration's destructor stops the peers on this thread, which owns their processes.
         } catch (const std::exception& e) {
             post([this, why = QString::fromStdString(e.what())] { Q_EMIT failed(why); });

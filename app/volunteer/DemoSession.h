@@ -26,6 +26,14 @@ public:
 
     void start();
     const QString& folder() const { return folder_; }
+    const node::DemoFiles& files() const { return files_; }
+    // Once ready: the coordinator's model as it started (a copy kept before anyone trained), and its folder,
+    // which holds the trained model once the peers stopped.
+    const QString& modelBefore() const { return modelBefore_; }
+    const QString& modelAfter() const { return modelAfter_; }
+    // The run reached its last step: stops the peers (they leave, the coordinator saves its model), then
+    // emits peersStopped().
+    void finish();
 
     // The collaboration the session starts in `folder` with `files`: the demo's training
     // (LocalCollaboration::DemoTraining), as `sahaj-node demo` trains.
@@ -35,14 +43,18 @@ public:
 Q_SIGNALS:
     void ready(const QString& joinFile);
     void failed(const QString& why);
+    void peersStopped();
 
 private:
     node::DemoFiles files_;
     QString folder_;
+    QString modelBefore_;
+    QString modelAfter_;
     std::thread thread_;
     std::mutex mutex_;
     std::condition_variable stopped_;
     bool stopping_ = false;
+    bool finishing_ = false;
 };
 
 } // namespace sahaj::volunteer

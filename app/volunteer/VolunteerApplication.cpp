@@ -1,11 +1,15 @@
 #include "app/volunteer/VolunteerApplication.h"
 
+#include "app/node/DemoFillMask.h"
+#include "app/volunteer/DemoFillMaskRun.h"
+#include "app/volunteer/DemoOutcome.h"
 #include "app/volunteer/ScreenshotTour.h"
 #include "app/volunteer/StopSignalNotifier.h"
 #include "core/engine/VolunteerEngine.h"
 #include "core/engine/VolunteerSettings.h"
 #include "ui/AppController.h"
 #include "ui/MainWindow.h"
+#include "ui/StateText.h"
 #include "ui/TrayIcon.h"
 #include "ui/desktop/AutostartEntry.h"
 #include "ui/system/DBusSensors.h"
@@ -43,6 +47,7 @@ VolunteerApplication::VolunteerApplication(Options options) : options_(std::move
 VolunteerApplication::~VolunteerApplication() {
     // Widgets first, then the engine (it leaves the run), then the demo's peers.
     tour_.reset();
+    fillMask_.reset();
     window_.reset();
     controller_.reset();
     engine_.reset();
@@ -120,6 +125,7 @@ VolunteerApplication::Started VolunteerApplication::start() {
     }
     controller_ =
         std::make_unique<ui::AppController>(*engine_, settingsPath, std::make_unique<ui::DBusSensors>());
+    controller_->setDemo(options_.demo);
     window_ = std::make_unique<ui::MainWindow>(*engine_, *controller_);
     connect(window_.get(), &ui::MainWindow::quitRequested, this, &VolunteerApplication::quitPolitely);
     stopSignals_ = std::make_unique<StopSignalNotifier>();
@@ -197,12 +203,42 @@ void VolunteerApplication::startDemo() {
         if (const QString problem = controller_->join(QString()); !problem.isEmpty())
             std::cerr << "sahaj-volunteer: cannot join the demo: " << problem.toStdString() << std::endl;
     });
+    connect(engine_.get(), &engine::EngineFacade::snapshotChanged, this, [this] {
+        if (demoEnded_ || !demo_ || !ui::StateText::demoFinished(*engine_->snapshot(), true))
+            return;
+        demoEnded_ = true;
+        std::cout << "sahaj-volunteer: the demo reached its last step: stopping its peers" << std::endl;
+        demo_->finish();
+    });
+    connect(demo_.get(), &DemoSession::peersStopped, this, &VolunteerApplication::showDemoOutcome);
     connect(demo_.get(), &DemoSession::failed, this, [](const QString& why) {
         std::cerr << "sahaj-volunteer: the demo collaboration did not start: " << why.toStdString()
                   << std::endl;
         QCoreApplication::exit(2);
     });
     demo_->start();
+}
+
+void VolunteerApplication::showDemoOutcome() {
+    const QString sentence = node::DemoFillMask::sentence(demo_->files().corpus, nullptr);
+    const auto show = [this, sentence](const DemoFillMaskRun::Prediction& before,
+                                       const DemoFillMaskRun::Prediction& after) {
+        const QStringList lines = DemoOutcome::lines(*engine_->snapshot(), sentence, before, after);
+        for (const QString& line : lines)
+            std::cout << "sahaj-volunteer: " << line.toStdString() << std::endl;
+        window_->showDemoOutcome(lines);
+    };
+    if (sentence.isEmpty()) {
+        show({}, {}); // no sentence to mask: the steps and the loss only
+        return;
+    }
+    fillMask_ = std::make_unique<DemoFillMaskRun>(demo_->files().nodeProgram, sentence,
+                                                  QStringList{demo_->modelBefore(), demo_->modelAfter()});
+    connect(fillMask_.get(), &DemoFillMaskRun::finished, this,
+            [show](const QList<DemoFillMaskRun::Prediction>& predictions) {
+                show(predictions[0], predictions[1]);
+            });
+    fillMask_->start();
 }
 
 void VolunteerApplication::launchDemo() {

@@ -21,6 +21,7 @@ class MainWindow;
 
 namespace sahaj::volunteer {
 
+class DemoFillMaskRun;
 class ScreenshotTour;
 class StopSignalNotifier;
 
@@ -63,6 +64,9 @@ public:
 private:
     void installTranslator(const QString& settingsPath);
     void startDemo();
+    // The demo's run reached its last step: once its peers stopped, the fill-mask before and after training
+    // (DemoFillMaskRun), shown in the window (DemoOutcome).
+    void showDemoOutcome();
     // The wizard's "Try the demo": `sahaj-volunteer --demo` as a process of its own (its own settings,
     // ledger and window), in this app's language.
     void launchDemo();
@@ -77,6 +81,8 @@ private:
     std::unique_ptr<ui::AppController> controller_;
     std::unique_ptr<ui::MainWindow> window_;
     std::unique_ptr<DemoSession> demo_;
+    std::unique_ptr<DemoFillMaskRun> fillMask_;
+    bool demoEnded_ = false;
     std::unique_ptr<ScreenshotTour> tour_;
     std::unique_ptr<StopSignalNotifier> stopSignals_;
     bool startAtLogin_ = false;

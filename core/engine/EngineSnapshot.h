@@ -73,6 +73,9 @@ struct EngineSnapshot {
     JoinProblem problem = JoinProblem::None; // the error's kind, when the UI words it (EngineState.h)
     QString problemReason;                   // the organiser's words for a refusal
     bool finishingStep = false;              // will pause once the current step is done
+    // Offline because the run reached its last step (the engine left on its own, nothing went wrong), not
+    // because the user left or an error stopped it.
+    bool runFinished = false;
 
     QString runId;
     QString peerId;            // hex, empty before the first join

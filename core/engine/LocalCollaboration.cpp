@@ -160,6 +160,19 @@ QString LocalCollaboration::joinFile() const {
     return run::JoinFile::pathBeside(manifest_);
 }
 
+QString LocalCollaboration::coordinatorModel() const {
+    return QDir(peers_.front().dir).filePath(QStringLiteral("model"));
+}
+
+QString LocalCollaboration::keepUntrainedModel() const {
+    const QDir model(coordinatorModel());
+    const QString before = QDir(options_.folder).filePath(QStringLiteral("model-before"));
+    QDir().mkpath(before);
+    for (const QString& name : model.entryList(QDir::Files))
+        QFile::copy(model.filePath(name), QDir(before).filePath(name));
+    return before;
+}
+
 LocalCollaboration::Peer& LocalCollaboration::addVolunteer(const QString& name, const QStringList& extra) {
     const QString dir = QDir(options_.folder).filePath(name);
     QDir().mkpath(dir);

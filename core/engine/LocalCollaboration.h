@@ -84,6 +84,11 @@ public:
     const QString& manifest() const { return manifest_; }
     QString joinFile() const; // the signed join file beside the manifest: what volunteers join with
     QString coordinatorAddress() const { return coordinator_; } // "127.0.0.1:PORT" of its DHT node
+    // The coordinator's model folder: the run's origin as it started, the trained model once it stopped.
+    QString coordinatorModel() const;
+    // Keeps the untrained model for the demos' "before and after": copies the coordinator's model, as it
+    // saved it on starting (before any volunteer trains), into FOLDER/model-before, and returns that folder.
+    QString keepUntrainedModel() const;
     // The coordinator first, then the volunteers in the order they were added.
     std::deque<Peer>& peers() { return peers_; }
     // SIGTERM to every peer (they leave politely and the coordinator saves), SIGKILL to any still running

@@ -575,8 +575,8 @@ void VolunteerEngine::workerEnded(QString error, JoinProblem problem, QString pr
     workerEnded_ = true;
     shared_.reset();
     working_.state = error.isEmpty() ? EngineState::Offline : EngineState::Error;
-    working_.detail =
-        error.isEmpty() ? (leaving_ ? QString() : QStringLiteral("the run reached its last step")) : error;
+    working_.runFinished = error.isEmpty() && !leaving_;
+    working_.detail = working_.runFinished ? QStringLiteral("the run reached its last step") : error;
     working_.problem = problem;
     working_.problemReason = problemReason;
     working_.finishingStep = false;
