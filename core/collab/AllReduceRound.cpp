@@ -149,8 +149,7 @@ public:
         spanFailed_.assign(members, false);
         received_.resize(members);
         confirmed_.assign(members, false);
-        connected_.assign(members, false);
-        connectedAt_.assign(members, now);
+        connectedAt_.assign(members, std::nullopt);
         unreachable_.assign(members, false);
         routes_.assign(members, std::string());
         lastReplyAt_.assign(members, now);
@@ -767,7 +766,7 @@ private:
 
     // As an aggregator: whether member m sends parts to this member and has not connected to it yet.
     bool owesConnection(std::size_t m) const {
-        return static_cast<int>(m) != me_ && spec_.members[m].sends() && !sums_.empty() && !connected_[m];
+        return static_cast<int>(m) != me_ && spec_.members[m].sends() && !sums_.empty() && !connectedAt_[m];
     }
 
     Clock::time_point nextWake(Clock::time_point now) const {
@@ -989,16 +988,15 @@ private:
             return;
         if (envelope.member_connected().epoch() != spec_.epoch)
             return planMismatch(envelope.sender(), "a connection notice for another epoch");
-        if (connected_[*member])
+        if (connectedAt_[*member])
             return; // said before, or parts came: a repeated notice is no progress
         markConnected(*member);
         heardFrom_[*member] = Clock::now();
     }
 
     void markConnected(std::size_t member) {
-        if (!connected_[member])
+        if (!connectedAt_[member])
             connectedAt_[member] = Clock::now();
-        connected_[member] = true;
     }
 
     void onConfirmation(const wire::Envelope& envelope) {
@@ -1062,8 +1060,8 @@ private:
         Clock::time_point everyoneConnected = start_;
         for (std::size_t m = 0; m < spec_.members.size(); ++m)
             if (static_cast<int>(m) != me_ && spec_.members[m].sends())
-                everyoneConnected = std::max(everyoneConnected,
-                                             connected_[m] ? connectedAt_[m] : start_ + options_.connectWait);
+                everyoneConnected =
+                    std::max(everyoneConnected, connectedAt_[m].value_or(start_ + options_.connectWait));
         everyoneConnected = std::min(everyoneConnected, start_ + options_.connectWait);
         for (std::size_t s = 0; s < arrivals_.size(); ++s) {
             const Arrivals& arrivals = arrivals_[s];
@@ -1246,10 +1244,10 @@ private:
     // Per member, the ROUTER's id for the connection of its latest message (libzmq names connections
     // itself, so no peer can claim another's and take its replies: SocketFactory). Replies go there.
     std::vector<std::string> routes_;
-    std::vector<bool> connected_; // as an aggregator, per member: its connection is up (it said so, or sent)
-    std::vector<Clock::time_point> connectedAt_; // when connected_ became true
-    std::set<std::size_t> greeted_;              // aggregators this member told that its connection is up
-    bool streaming_ = false;                     // this member's parts may go out (greet())
+    // As an aggregator, per member: since when its connection is up (it said so, or sent); none yet.
+    std::vector<std::optional<Clock::time_point>> connectedAt_;
+    std::set<std::size_t> greeted_; // aggregators this member told that its connection is up
+    bool streaming_ = false;        // this member's parts may go out (greet())
     std::vector<Clock::time_point> lastReplyAt_;
     std::uint64_t otherBytes_ = 0; // held in result_.otherMessages
     double ownWeight_ = 0.0;       // this member's weight as it sends it (0 when its vector was not finite)

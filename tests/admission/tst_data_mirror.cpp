@@ -30,6 +30,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 
 using namespace sahaj;
 using namespace sahaj::admission;
@@ -121,6 +122,18 @@ class TestDataMirror : public QObject {
             server.endpoint(), stdString(serverCurve_.publicKey()), v.identity, v.curve, v.token, kRun});
     }
 
+    // The failure of `v`'s download of `shard` from `server`'s mirror into `cache`; nullopt when it was
+    // served.
+    std::optional<fetch::DownloadFailed> failedFetch(fetch::ShardCache& cache, const run::DataShard& shard,
+                                                     const TokenServer& server, const Volunteer& v) {
+        try {
+            fetch::ShardDownloader(cache, quickSettings()).fetch(shard, {mirrorFor(server, v)});
+            return std::nullopt;
+        } catch (const fetch::DownloadFailed& e) {
+            return e;
+        }
+    }
+
     bool logged(const QString& needle) {
         const std::lock_guard lock(logMutex_);
         return !log_.filter(needle).isEmpty();
@@ -188,13 +201,10 @@ private Q_SLOTS:
         for (const Volunteer& v : {Volunteer(organiser_, QStringLiteral("another-run")),
                                    Volunteer(organiser_, kRun, /*ownCurveKey=*/false)}) {
             fetch::ShardCache cache(dir_.filePath("cache-refused"), kRun, 1ll << 30);
-            try {
-                fetch::ShardDownloader(cache, quickSettings()).fetch(shard, {mirrorFor(*server, v)});
-                QFAIL("a peer without a valid token was served");
-            } catch (const fetch::DownloadFailed& e) {
-                QVERIFY2(failuresOf(e.failures).contains("refused: not admitted"), e.what());
-                QVERIFY(!e.diskFull);
-            }
+            const std::optional<fetch::DownloadFailed> failure = failedFetch(cache, shard, *server, v);
+            QVERIFY2(failure, "a peer without a valid token was served");
+            QVERIFY2(failuresOf(failure->failures).contains("refused: not admitted"), failure->what());
+            QVERIFY(!failure->diskFull);
         }
         QVERIFY(logged("data mirror: refused peer"));
     }
@@ -208,12 +218,10 @@ private Q_SLOTS:
         test::writeBytes(revocations, v.identity->id().toHex().toLatin1() + "\n");
         const auto server = startServer(shard, true, 0, revocations);
         fetch::ShardCache cache(dir_.filePath("cache-revoked"), kRun, 1ll << 30);
-        try {
-            fetch::ShardDownloader(cache, quickSettings()).fetch(shard, {mirrorFor(*server, v)});
-            QFAIL("a revoked peer was served");
-        } catch (const fetch::DownloadFailed& e) {
-            QVERIFY2(failuresOf(e.failures).contains("the run's organiser revoked this peer"), e.what());
-        }
+        const std::optional<fetch::DownloadFailed> failure = failedFetch(cache, shard, *server, v);
+        QVERIFY2(failure, "a revoked peer was served");
+        QVERIFY2(failuresOf(failure->failures).contains("the run's organiser revoked this peer"),
+                 failure->what());
         QVERIFY(logged("data mirror: refused peer " + v.identity->id().toHex()));
     }
 
@@ -226,12 +234,9 @@ private Q_SLOTS:
         test::writeBytes(dir_.filePath("served/shard.bin"), bytes);
         const Volunteer v(organiser_);
         fetch::ShardCache cache(dir_.filePath("cache-lying"), kRun, 1ll << 30);
-        try {
-            fetch::ShardDownloader(cache, quickSettings()).fetch(shard, {mirrorFor(*server, v)});
-            QFAIL("wrong bytes from the mirror were accepted");
-        } catch (const fetch::DownloadFailed& e) {
-            QVERIFY2(failuresOf(e.failures).contains("discarded"), e.what());
-        }
+        const std::optional<fetch::DownloadFailed> failure = failedFetch(cache, shard, *server, v);
+        QVERIFY2(failure, "wrong bytes from the mirror were accepted");
+        QVERIFY2(failuresOf(failure->failures).contains("discarded"), failure->what());
         QVERIFY(!QFile::exists(cache.partialPath(shard)));
         QVERIFY(!cache.find(shard));
     }
@@ -241,12 +246,9 @@ private Q_SLOTS:
         const auto server = startServer(shard, /*serveData=*/false);
         const Volunteer v(organiser_);
         fetch::ShardCache cache(dir_.filePath("cache-none"), kRun, 1ll << 30);
-        try {
-            fetch::ShardDownloader(cache, quickSettings()).fetch(shard, {mirrorFor(*server, v)});
-            QFAIL("a coordinator without data served a file");
-        } catch (const fetch::DownloadFailed& e) {
-            QVERIFY2(failuresOf(e.failures).contains("serves no data"), e.what());
-        }
+        const std::optional<fetch::DownloadFailed> failure = failedFetch(cache, shard, *server, v);
+        QVERIFY2(failure, "a coordinator without data served a file");
+        QVERIFY2(failuresOf(failure->failures).contains("serves no data"), failure->what());
     }
 
     void theCapDefersRequestsInsteadOfBlocking() {
