@@ -34,6 +34,10 @@ using namespace std::chrono_literals;
 
 // Other messages kept for the caller: beyond this many, the all-reduce's timeouts handle what is dropped.
 constexpr std::size_t kMaxEarlyMessages = 4096;
+// Join requests held while a peer reads the declarations: beyond this many, the askers' reply timeouts.
+constexpr std::size_t kMaxHeldRequests = 256;
+// Declared expirations remembered (one per peer that declared; beyond this many, forgotten at once).
+constexpr std::size_t kMaxDeclarationsKept = 4096;
 
 // The steady-clock time at which the run's clock, reading `now` ms, will read `ms`: now when it has passed,
 // and never more than a day ahead (a peer's expiration is its own claim).
@@ -89,8 +93,8 @@ public:
 
     // Moves through the phases as far as what arrived and the clock allow, then answers the join requests
     // that arrived: after, so that a request is answered by the phase this step settled in (one that came
-    // while this peer was still choosing is answered by the leader it has become, not "not a leader"). A
-    // DHT lookup (refresh) is the one wait, bounded by options.dhtTimeout.
+    // while this peer was still choosing is answered by the leader it has become, not "not a leader").
+    // Nothing here waits: the DHT's declarations are read in the background (MatchmakingBoard::lookUp).
     void step() {
         if (phase_ == Phase::Done)
             return;
@@ -100,13 +104,16 @@ public:
     }
 
     void advance() {
-        // A phase that changes goes on at once; one that waits for a message or a time returns. Bounded,
-        // so that a run of refusals, each with its DHT lookup, hands the loop back now and then.
+        // A phase that changes goes on at once; one that waits for a message, a reading of the DHT or a time
+        // returns. Bounded, so that a run of refusals hands the loop back now and then.
         for (int pass = 0; pass < 8 && phase_ != Phase::Done; ++pass) {
             moved_ = false;
             switch (phase_) {
             case Phase::Choosing:
                 choose();
+                break;
+            case Phase::Reading:
+                stepReading();
                 break;
             case Phase::Pausing:
                 if (Clock::now() >= std::min(pauseUntil_, deadline_))
@@ -158,7 +165,7 @@ public:
 
     // Ends the matchmaking alone before its deadline, if this peer is bound to no leader and no member yet.
     bool giveUp(const std::string& why) {
-        if (phase_ != Phase::Choosing && phase_ != Phase::Pausing)
+        if (phase_ != Phase::Choosing && phase_ != Phase::Reading && phase_ != Phase::Pausing)
             return false;
         alone();
         enter(Phase::Done, why);
@@ -183,16 +190,39 @@ private:
                  why);
     }
 
-    // Choosing: the leader to follow (a REDIRECT's suggestion first), or this peer's own declaration.
+    // Choosing: a REDIRECT's suggestion, else the declarations read anew (Reading).
     void choose() {
-        if (Clock::now() >= deadline_) {
-            alone();
-            enter(Phase::Done, "no group by the deadline: a group of one");
+        if (pastDeadline())
+            return;
+        if (next_) {
+            const LeaderCandidate target = *std::exchange(next_, std::nullopt);
+            return target.peerId == self_.peerId ? startLeading() : startFollowing(target);
+        }
+        board_.lookUp(epoch_, options_.dhtTimeout);
+        enter(Phase::Reading, "reading the declarations");
+    }
+
+    // Past the deadline: a group of one (true).
+    bool pastDeadline() {
+        if (Clock::now() < deadline_)
+            return false;
+        alone();
+        enter(Phase::Done, "no group by the deadline: a group of one");
+        return true;
+    }
+
+    // Reading: once the declarations are in (within options.dhtTimeout), the best leader this peer may
+    // follow, which may be its own declaration.
+    void stepReading() {
+        std::optional<std::vector<LeaderCandidate>> found = board_.takeLookedUp(options_.schemaHash);
+        if (!found) {
+            pastDeadline();
             return;
         }
-        std::optional<LeaderCandidate> target = next_ ? next_ : bestCandidate();
-        next_.reset();
-        if (!target) {
+        takeCandidates(std::move(*found));
+        const auto target = std::find_if(candidates_.begin(), candidates_.end(),
+                                         [&](const LeaderCandidate& c) { return mayFollow(c); });
+        if (target == candidates_.end()) {
             if (router_) {
                 declare(); // not even this peer's declaration is live: declare anew and lead
                 enter(Phase::Choosing, "its declaration had expired: declared anew");
@@ -201,10 +231,11 @@ private:
             }
             return;
         }
-        if (target->peerId == self_.peerId)
+        const LeaderCandidate chosen = *target;
+        if (chosen.peerId == self_.peerId)
             startLeading();
         else
-            startFollowing(*target);
+            startFollowing(chosen);
     }
 
     void pause(const std::string& why) {
@@ -228,10 +259,18 @@ private:
         board_.declare(epoch_, self_.endpoint, options_.schemaHash, myExpirationMs_, ttl);
     }
 
-    // Reads the declarations again; this peer's own counts even before the DHT shows it.
-    void refresh() {
-        candidates_ = board_.candidates(epoch_, options_.schemaHash, board_.nowMs(), options_.dhtTimeout);
-        std::erase_if(candidates_, [&](const LeaderCandidate& c) { return c.peerId == self_.peerId; });
+    // The live declarations as just read; this peer's own counts even before the DHT shows it. Each
+    // one's expiration is kept, expired or not (holdToDeclaredExpiration).
+    void takeCandidates(std::vector<LeaderCandidate> found) {
+        if (declaredExpirations_.size() > kMaxDeclarationsKept)
+            declaredExpirations_.clear();
+        for (const LeaderCandidate& candidate : found)
+            declaredExpirations_[candidate.peerId] = candidate.expirationMs;
+        candidates_ = std::move(found);
+        const std::uint64_t nowMs = board_.nowMs();
+        std::erase_if(candidates_, [&](const LeaderCandidate& c) {
+            return c.peerId == self_.peerId || c.expirationMs <= nowMs;
+        });
         if (router_ && myExpirationMs_ > board_.nowMs()) {
             const LeaderCandidate me = own();
             candidates_.insert(std::find_if(candidates_.begin(), candidates_.end(),
@@ -239,14 +278,6 @@ private:
                                me);
         }
         lastRefresh_ = Clock::now();
-    }
-
-    std::optional<LeaderCandidate> bestCandidate() {
-        refresh();
-        for (const LeaderCandidate& candidate : candidates_)
-            if (mayFollow(candidate))
-                return candidate;
-        return std::nullopt;
     }
 
     // This peer's own declaration always; another's unless it refused or ignored this peer, or its leader
@@ -276,9 +307,8 @@ private:
             enter(Phase::Done, "began a group of " + std::to_string(result_.group.members.size()));
             return;
         }
-        if (now - lastRefresh_ < options_.refreshInterval)
+        if (!readAgain())
             return;
-        refresh();
         const LeaderCandidate me = own();
         for (const LeaderCandidate& candidate : candidates_) {
             if (!candidate.betterThan(me))
@@ -292,6 +322,19 @@ private:
                 return;
             }
         }
+    }
+
+    // Reads the declarations again a refresh interval after the last reading came in, without waiting: true
+    // when a new reading came (candidates_).
+    bool readAgain() {
+        std::optional<std::vector<LeaderCandidate>> found = board_.takeLookedUp(options_.schemaHash);
+        if (!found) {
+            if (!board_.lookingUp() && Clock::now() - lastRefresh_ >= options_.refreshInterval)
+                board_.lookUp(epoch_, options_.dhtTimeout);
+            return false;
+        }
+        takeCandidates(std::move(*found));
+        return true;
     }
 
     // Every peer that declared for the epoch (as last read), and every peer expected at it, has joined.
@@ -381,6 +424,7 @@ private:
             const LeaderCandidate target = *following_;
             dealer_.reset();
             refuse(target);
+            forgiveRedirectorsTo(target.peerId);
             enter(Phase::Choosing, "no connection to leader " + net::LogText::shortHex(target.peerId));
         }
     }
@@ -442,6 +486,8 @@ private:
                 return;
             }
         }
+        if (readAgain())
+            holdToDeclaredExpiration(target);
         if (Clock::now() < beginBy_)
             return;
         dealer_.reset();
@@ -449,6 +495,19 @@ private:
             leaderBeganNothing(target);
         refuse(target);
         enter(Phase::Choosing, "leader " + net::LogText::shortHex(target.peerId) + " began no group in time");
+    }
+
+    // A leader this peer was redirected to before it saw its declaration was promised by the redirector's
+    // expiration, which may be many seconds later than its own: once its declaration is read, the wait
+    // ends by that (a liar that begins nothing otherwise kept one honest peer waiting while the other,
+    // which had read it, had given up and was leading alone).
+    void holdToDeclaredExpiration(const LeaderCandidate& target) {
+        const auto declared = declaredExpirations_.find(target.peerId);
+        if (declared == declaredExpirations_.end() || declared->second >= target.expirationMs)
+            return;
+        following_->expirationMs = declared->second;
+        promised_ = steadyAt(declared->second, board_.nowMs()) + options_.beginGrace;
+        beginBy_ = std::min(deadline_, promised_);
     }
 
     void leaderBeganNothing(const LeaderCandidate& target) {
@@ -462,12 +521,17 @@ private:
                                                : "not followed for the rest of this matchmaking"));
     }
 
-    // A leader that accepted this peer failed it: not followed again in this matchmaking. The leaders that
-    // redirected this peer to it were on their way there too, and were failed alike: they may lead again,
-    // and are no longer refused (two honest peers, one redirected by the other to a liar, otherwise each
-    // ended alone: the redirected one would not follow its redirector again).
+    // A leader that accepted this peer failed it: not followed again in this matchmaking.
     void failed(const std::string& leader) {
         failed_.insert(leader);
+        forgiveRedirectorsTo(leader);
+    }
+
+    // The leaders that redirected this peer to `leader`, which failed it or could not be reached, were on
+    // their way there too, and were failed alike: they may lead again, and are no longer refused (two
+    // honest peers, one redirected by the other to a liar or to a dead leader whose declaration was still
+    // live, otherwise each ended alone: the redirected one would not follow its redirector again).
+    void forgiveRedirectorsTo(const std::string& leader) {
         if (const auto redirectors = redirectedBy_.find(leader); redirectors != redirectedBy_.end()) {
             for (const CandidateKey& key : redirectors->second)
                 refused_.erase(key);
@@ -592,7 +656,12 @@ private:
         }
     }
 
+    // Answers the join requests that arrived, but holds those that come while this peer reads the
+    // declarations until it knows whether it leads; keeps every other message for the caller.
     void drainRouter() {
+        if (phase_ != Phase::Reading)
+            for (const auto& [message, route] : std::exchange(held_, {}))
+                answer(message, route);
         for (int budget = 64; budget > 0; --budget) {
             zmq::message_t route;
             std::optional<net::WireMessage> message = receive(*router_, &route);
@@ -602,7 +671,10 @@ private:
                 return;
             }
             if (message->envelope.has_join_request()) {
-                answer(*message, route.to_string());
+                if (phase_ != Phase::Reading)
+                    answer(*message, route.to_string());
+                else if (held_.size() < kMaxHeldRequests)
+                    held_.emplace_back(std::move(*message), route.to_string());
             } else if (result_.early.size() < kMaxEarlyMessages) {
                 message->route = std::move(route);
                 result_.early.push_back(std::move(*message));
@@ -667,10 +739,12 @@ private:
     std::uint64_t myExpirationMs_ = 0; // of this peer's live declaration (0: none)
     Clock::time_point gatherStart_;
     Clock::time_point lastRefresh_;
-    std::vector<LeaderCandidate> candidates_; // best first, as last read
-    std::set<CandidateKey> refused_;          // declarations that refused or ignored this peer
-    std::set<CandidateKey> askedAgain_;       // declarations given a second request (askAgainLater)
-    std::set<std::string> failed_; // leaders that accepted it and then failed it, whatever they declare
+    std::vector<LeaderCandidate> candidates_;                    // best first, as last read
+    std::map<std::string, std::uint64_t> declaredExpirations_;   // each declaration read, by peer id
+    std::vector<std::pair<net::WireMessage, std::string>> held_; // join requests and their routes
+    std::set<CandidateKey> refused_;    // declarations that refused or ignored this peer
+    std::set<CandidateKey> askedAgain_; // declarations given a second request (askAgainLater)
+    std::set<std::string> failed_;      // leaders that accepted it and then failed it, whatever they declare
     // Per leader a REDIRECT sent this peer to: the declarations refused for redirecting it there.
     std::map<std::string, std::vector<CandidateKey>> redirectedBy_;
     bool leading_ = false;
@@ -719,6 +793,8 @@ const char* Matchmaking::nameOf(Phase phase) {
         return "idle";
     case Phase::Choosing:
         return "choosing";
+    case Phase::Reading:
+        return "reading";
     case Phase::Pausing:
         return "pausing";
     case Phase::Leading:

@@ -50,7 +50,8 @@ class Matchmaking {
 public:
     enum class Phase {
         Idle,          // no matchmaking under way
-        Choosing,      // picking the best leader to follow, or this peer's own declaration
+        Choosing,      // picking the leader a REDIRECT suggested, or else reading the declarations
+        Reading,       // for the DHT's declarations (options.dhtTimeout), then the best leader to follow
         Pausing,       // a refresh interval before choosing again (no leader yet, one to ask again)
         Leading,       // gathering members until the expiration, or until every peer expected joined
         Asking,        // sending a leader the JoinRequest, within the reply timeout
@@ -79,8 +80,8 @@ public:
     // two leaders that have not seen each other yet could each begin a half group. Throws
     // std::logic_error while another is under way (take its result first).
     void start(std::uint64_t epoch, GroupMember self, std::vector<std::string> expected = {});
-    // Does what needs no waiting but a DHT lookup (bounded by options.dhtTimeout). An exception from the
-    // DHT or a socket ends the matchmaking (back to Idle) and is passed on.
+    // Does what needs no waiting (the DHT is read in the background). An exception from the DHT or a socket
+    // ends the matchmaking (back to Idle) and is passed on.
     void step();
     // Ends the matchmaking now with a group of one (Done; takeResult()), when the caller knows that no group
     // will form at its epoch (the collaboration has moved past it), but only while this peer has neither

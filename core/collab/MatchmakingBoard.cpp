@@ -58,11 +58,22 @@ void MatchmakingBoard::declare(std::uint64_t epoch, const std::string& endpoint,
     node_.put(keyFor(epoch), encode(epoch, endpoint, schemaHash, expirationMs), ttl);
 }
 
-std::vector<LeaderCandidate> MatchmakingBoard::candidates(std::uint64_t epoch, const std::string& schemaHash,
-                                                          std::uint64_t nowMs,
-                                                          std::chrono::milliseconds timeout) {
+void MatchmakingBoard::lookUp(std::uint64_t epoch, std::chrono::milliseconds deadline) {
+    if (!lookup_ || lookupEpoch_ != epoch) {
+        lookup_.emplace(node_, keyFor(epoch), deadline);
+        lookupEpoch_ = epoch;
+    }
+    lookup_->start();
+}
+
+std::optional<std::vector<LeaderCandidate>> MatchmakingBoard::takeLookedUp(const std::string& schemaHash) {
+    if (!lookup_)
+        return std::nullopt;
+    const std::optional<std::vector<dht::DhtRecord>> records = lookup_->take();
+    if (!records)
+        return std::nullopt;
     std::vector<LeaderCandidate> found;
-    for (const dht::DhtRecord& record : node_.get(keyFor(epoch), timeout)) {
+    for (const dht::DhtRecord& record : *records) {
         LeaderCandidate candidate;
         std::uint64_t declaredEpoch = 0;
         std::string declaredSchema;
@@ -70,7 +81,7 @@ std::vector<LeaderCandidate> MatchmakingBoard::candidates(std::uint64_t epoch, c
             ++rejected_;
             continue;
         }
-        if (declaredEpoch == epoch && declaredSchema == schemaHash && candidate.expirationMs > nowMs)
+        if (declaredEpoch == lookupEpoch_ && declaredSchema == schemaHash)
             found.push_back(std::move(candidate));
     }
     std::sort(found.begin(), found.end(),

@@ -1,12 +1,14 @@
 #pragma once
 
 #include "core/collab/LeaderCandidate.h"
+#include "core/dht/RecordLookup.h"
 
 #include <QByteArray>
 #include <QString>
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,10 +30,15 @@ public:
     // Publishes this peer's declaration for `epoch`, replacing its previous one; readers see it for `ttl`.
     void declare(std::uint64_t epoch, const std::string& endpoint, const std::string& schemaHash,
                  std::uint64_t expirationMs, std::chrono::seconds ttl);
-    // The candidates that declared for `epoch` with `schemaHash` and have not expired at `nowMs`, best
-    // first (LeaderCandidate::betterThan), waiting at most `timeout` for the lookup.
-    std::vector<LeaderCandidate> candidates(std::uint64_t epoch, const std::string& schemaHash,
-                                            std::uint64_t nowMs, std::chrono::milliseconds timeout);
+    // Reads the declarations without blocking (dht::RecordLookup), for a step of an event loop: lookUp()
+    // starts reading `epoch`'s unless a read of them is under way (a read of another epoch's is dropped);
+    // takeLookedUp() hands over the candidates that declared for that epoch with `schemaHash`, best first
+    // (LeaderCandidate::betterThan), once the read has finished or `deadline` has passed (nullopt before,
+    // and after it handed them over). Expired declarations too, whose records outlive them by seconds: a
+    // peer that follows a leader bounds its wait by the leader's declared expiration.
+    void lookUp(std::uint64_t epoch, std::chrono::milliseconds deadline);
+    std::optional<std::vector<LeaderCandidate>> takeLookedUp(const std::string& schemaHash);
+    bool lookingUp() const { return lookup_ && lookup_->underWay(); }
 
     // The record's payload, and its inverse (false for a malformed declaration).
     static QByteArray encode(std::uint64_t epoch, const std::string& endpoint, const std::string& schemaHash,
@@ -48,6 +55,8 @@ private:
     dht::DhtNode& node_;
     QString runId_;
     std::uint64_t rejected_ = 0;
+    std::optional<dht::RecordLookup> lookup_;
+    std::uint64_t lookupEpoch_ = 0;
 };
 
 } // namespace sahaj::collab

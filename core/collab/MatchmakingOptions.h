@@ -32,7 +32,7 @@ struct MatchmakingOptions {
     std::chrono::milliseconds beginGrace{5000};
     // How often a leader (or a client that found no leader) reads the declarations again.
     std::chrono::milliseconds refreshInterval{1000};
-    // The most a DHT lookup may block the matchmaking thread (the ROUTER waits meanwhile).
+    // The most a reading of the declarations takes (join requests that come meanwhile wait for its end).
     std::chrono::milliseconds dhtTimeout{2000};
     // The most members a group may have: a leader takes no more, and a GroupBegin listing more is refused.
     std::size_t maxGroupSize = 64;

@@ -11,14 +11,13 @@
 #include "core/collab/RoundStash.h"
 #include "core/collab/StateChunker.h"
 #include "core/collab/StateDownloader.h"
-#include "core/collab/StateMedian.h"
 #include "core/collab/StateServer.h"
-#include "core/collab/StateSnapshot.h"
 #include "core/collab/TensorEncoding.h"
 #include "core/collab/WeightBounds.h"
 #include "core/dht/DhtNode.h"
 #include "core/dht/DhtNodeOptions.h"
 #include "core/dht/RecordRules.h"
+#include "core/engine/DownloadedState.h"
 #include "core/engine/GradientAttack.h"
 #include "core/engine/RevocationFollower.h"
 #include "core/net/ConnectionPacer.h"
@@ -83,9 +82,10 @@ constexpr std::size_t kMaxUnfollowedNoted = 4096;
 constexpr auto kAnnouncePeriod = 10s;
 // How long a peer waits to try a state download again after one failed (no donor, or none delivered).
 constexpr auto kDownloadRetry = 3s;
-constexpr auto kDhtLookup = 1500ms;
 // How often the peer list for the app is read again from the DHT.
 constexpr auto kSightingPeriod = 15s;
+// The oldest peer list a state download takes its donors from (else it asks for a new reading first).
+constexpr auto kFreshSightings = 3s;
 // How long a latency measurement waits for the connections to open (looked at between the thread's other
 // work).
 constexpr auto kPingBudget = 3s;
@@ -317,8 +317,14 @@ struct CollaborationLink::Session {
     SteadyClock::time_point pendingSince{};
     std::string lastProblem;
     std::shared_ptr<const std::vector<collab::PeerAnnouncement>> sightings;
-    bool probeDue = false; // sightings came that the latency probe has not started on
+    SteadyClock::time_point sightingsAt{}; // when they came
+    bool probeDue = false;                 // sightings came that the latency probe has not started on
     SteadyClock::time_point nextSighting{};
+    // A matchmaking that ended alone, its group not yet placed: the progress records read after it decide
+    // (placeGroupOfOne), once a reading newer than this count of readings (progressReadings) came.
+    std::optional<collab::MatchmakingResult> aloneResult;
+    std::uint64_t aloneAfterReading = 0;
+    std::uint64_t progressReadings = 0; // readings of the progress records taken (takeProgress)
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
     QByteArray token; // this peer's current access token (runs that admit by token)
@@ -714,6 +720,7 @@ void CollaborationLink::threadMain() {
             refreshProgress(s);
             announce(s);
             maybeDownloadState(s);
+            placeGroupOfOne(s);
             maybeFormGroup(s);
             maybeReleaseGroup(s);
             lookAround(s);
@@ -870,6 +877,7 @@ void CollaborationLink::refreshProgress(Session& s) {
 
 void CollaborationLink::takeProgress(Session& s, const std::vector<collab::PeerProgress>& records) {
     s.tracker.update(records, s.dht.now());
+    ++s.progressReadings;
     const auto after = s.dht.now();
     const collab::GlobalProgress global = s.tracker.globalProgress(after);
     s.refresh.refreshed(global, s.tracker.localEpoch(), after);
@@ -908,7 +916,7 @@ void CollaborationLink::announce(Session& s) {
 }
 
 void CollaborationLink::maybeDownloadState(Session& s) {
-    if (s.statePending || s.groupOutstanding || s.download || s.matchmaking->active())
+    if (s.statePending || s.groupOutstanding || s.download || s.matchmaking->active() || s.aloneResult)
         return;
     const auto now = s.dht.now();
     const collab::GlobalProgress global = s.tracker.globalProgress(now);
@@ -931,10 +939,15 @@ void CollaborationLink::maybeDownloadState(Session& s) {
     // within the epoch: a delay meant for failing donors would only make it later.
     if (SteadyClock::now() < s.nextDownloadAttempt)
         return;
+    // The donors are the latest sightings' (lookAround): if they are older than an announcement period's
+    // fraction, a new reading is asked for, and the download tried once it came.
+    if (!s.sightings || SteadyClock::now() - s.sightingsAt > kFreshSightings) {
+        s.nextSighting = {};
+        return;
+    }
     s.nextDownloadAttempt = SteadyClock::now() + kDownloadRetry;
     std::vector<collab::StateDonor> donors;
-    for (const collab::PeerAnnouncement& peer :
-         collab::PeerBoard::donors(s.peerBoard.fetch(kDhtLookup), local + 1))
+    for (const collab::PeerAnnouncement& peer : collab::PeerBoard::donors(*s.sightings, local + 1))
         if (peer.peerId != peerId_)
             donors.push_back({peer.peerId, peer.endpoint, peer.curveKey, peer.coordinator});
     const std::string behindAt =
@@ -981,20 +994,19 @@ void CollaborationLink::stepDownload(Session& s) {
         note(behindAt + ", " + s.lastProblem);
         return;
     }
-    std::vector<collab::TrainingState> states;
-    std::string donors;
-    for (std::size_t i = 0; i < download->snapshots.size(); ++i) {
-        const std::string donor =
-            QByteArray::fromStdString(download->donors[i]).toHex().left(16).toStdString();
-        s.bytesReceived += download->snapshots[i].size();
-        states.push_back(collab::StateSnapshot::deserialize(download->snapshots[i], options_.schemaHash,
-                                                            "the state from " + donor));
-        donors += (donors.empty() ? "" : ", ") + donor;
+    for (const std::string& snapshot : download->snapshots)
+        s.bytesReceived += snapshot.size();
+    DownloadedState accepted = DownloadedState::from(*download, options_.schemaHash, options_.stateFit.get());
+    if (!accepted.state) {
+        s.donorHistory.failed(accepted.failures, SteadyClock::now());
+        s.chaseFailed = s.chasing;
+        s.chasing = false;
+        s.lastProblem = "refused the downloaded state: " + collab::describe(accepted.failures);
+        note(behindAt + ", " + s.lastProblem);
+        return;
     }
-    // No state had a majority behind it: the median of the donors' (StateVote, StateMedian).
-    collab::TrainingState state =
-        states.size() == 1 ? std::move(states.front()) : collab::StateMedian::of(states);
-    states.clear();
+    collab::TrainingState state = std::move(*accepted.state);
+    const std::string& donors = accepted.donors;
     s.nextDownloadAttempt = {};
     note("loaded " + std::string(download->snapshots.size() > 1 ? "the median of the states" : "the state") +
          " of epoch " + std::to_string(download->epoch) + " from " + donors +
@@ -1007,8 +1019,8 @@ void CollaborationLink::stepDownload(Session& s) {
 }
 
 void CollaborationLink::maybeFormGroup(Session& s) {
-    if (s.matchmaking->active() || s.groupOutstanding || s.statePending || s.download || !s.synced ||
-        s.chasing)
+    if (s.matchmaking->active() || s.aloneResult || s.groupOutstanding || s.statePending || s.download ||
+        !s.synced || s.chasing)
         return;
     const auto now = s.dht.now();
     const std::uint64_t local = s.tracker.localEpoch();
@@ -1105,13 +1117,34 @@ void CollaborationLink::stepMatchmaking(Session& s) {
     // for good (each epoch it misses their group by the same margin). Load their newer state instead;
     // only if no donor has it does it step alone.
     if (result.group.members.size() < 2 && !s.chaseFailed) {
-        // The records read before matchmaking are as old as the gather time: read them again.
-        s.tracker.update(s.progressBoard.fetch(kDhtLookup), s.dht.now());
-        if (s.tracker.globalProgress(s.dht.now()).epoch > local) {
-            s.chasing = true;
-            return;
-        }
+        // The records read before matchmaking are as old as the gather time: read them again, and place the
+        // group once they came (placeGroupOfOne), at a later turn of the loop.
+        s.aloneResult = std::move(result);
+        s.aloneAfterReading = s.progressReadings;
+        s.progressBoard.lookUp();
+        return;
     }
+    placeGroup(s, std::move(result), local);
+}
+
+// A matchmaking that ended alone at `local`, once the progress records read after it came: it chases the
+// others' newer state if the collaboration has moved past this epoch, else places its group of one.
+void CollaborationLink::placeGroupOfOne(Session& s) {
+    if (!s.aloneResult || s.progressReadings == s.aloneAfterReading)
+        return;
+    collab::MatchmakingResult result = std::move(*s.aloneResult);
+    s.aloneResult.reset();
+    const std::uint64_t local = s.matchmakingEpoch;
+    if (s.tracker.globalProgress(s.dht.now()).epoch > local) {
+        s.chasing = true;
+        return;
+    }
+    placeGroup(s, std::move(result), local);
+}
+
+// Hands the group over (pending, released when the batch is full), unless this peer is alone while others
+// are at its epoch, which makes it look again for a while.
+void CollaborationLink::placeGroup(Session& s, collab::MatchmakingResult result, std::uint64_t local) {
     // Alone, its batch full, while other peers are at this epoch: stepping alone would part it from them
     // (seen: an honest trainer drawn into a pair with a liar that is always ready, then stepping alone at
     // the next epochs, ended with parameters of its own). It looks again, as they are about to look too,
@@ -1198,6 +1231,7 @@ void CollaborationLink::setCaps(double uploadBytesPerSecond, double downloadByte
 void CollaborationLink::lookAround(Session& s) {
     if (std::optional<std::vector<collab::PeerAnnouncement>> found = s.peerBoard.takeLookedUp()) {
         s.sightings = std::make_shared<const std::vector<collab::PeerAnnouncement>>(std::move(*found));
+        s.sightingsAt = SteadyClock::now();
         s.probeDue = true;
     }
     if (s.probeDue && !s.round) { // its pings would only queue behind a round's parts

@@ -26,7 +26,8 @@
 
 namespace sahaj::collab {
 class StateChunker;
-}
+struct MatchmakingResult;
+} // namespace sahaj::collab
 
 namespace sahaj::engine {
 
@@ -163,6 +164,8 @@ private:
     void finishRound(Session& s);
     RoundOutcome outcomeOf(Session& s, RunningRound& running);
     void stepMatchmaking(Session& s);
+    void placeGroupOfOne(Session& s);
+    void placeGroup(Session& s, collab::MatchmakingResult result, std::uint64_t local);
     void maybeGiveUpMatchmaking(Session& s, std::uint64_t globalEpoch);
     void maybeReleaseGroup(Session& s);
     void publishStatus(Session& s);

@@ -107,6 +107,7 @@ CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(o
     link.vectorSize = replica_->averagedVectorSize();
     link.stateVectorSize = replica_->averagedStateSize();
     link.stateFloors = replica_->stateFloors();
+    link.stateFit = replica_->stateFit();
     link.encoding = training.wireDtype == run::WireDtype::Int8 ? collab::TensorEncoding::uint8Blockwise()
                                                                : collab::TensorEncoding::fp16();
     link.parameterAveragingEvery = training.parameterAveragingEvery;

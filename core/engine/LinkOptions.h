@@ -4,6 +4,7 @@
 #include "core/collab/MatchmakingOptions.h"
 #include "core/collab/ProgressRefreshPolicy.h"
 #include "core/engine/LinkSecurity.h"
+#include "core/engine/StateFit.h"
 #include "core/net/protocol.pb.h"
 
 #include <QString>
@@ -68,6 +69,9 @@ struct LinkOptions {
     // Ranges of the state vector that may not fall below a floor (ModelReplica::stateFloors): a part that
     // breaks one excludes its sender from the state round.
     std::vector<collab::ValueFloor> stateFloors;
+    // What a downloaded state must fit (ModelReplica::stateFit): a donor's state that does not is its
+    // donor's failure, named (DownloadedState). None: only the snapshot's own checks.
+    std::shared_ptr<const StateFit> stateFit;
     wire::Encoding encoding; // of gradients; parameters always travel as fp32
     std::int64_t parameterAveragingEvery = 5;
 

@@ -40,6 +40,7 @@ ModelReplica::ModelReplica(const model::AlbertConfig& config, const run::Trainin
         offset += count;
     }
     optimizer_ = std::make_unique<optim::FlatLamb>(segments_, settings.lamb);
+    fit_ = std::make_shared<const StateFit>(segments_, shapes_);
 }
 
 ModelReplica::~ModelReplica() = default;
@@ -112,36 +113,11 @@ array::SafeTensorsImage::Arrays ModelReplica::parameterArrays() const {
 }
 
 void ModelReplica::importState(const collab::TrainingState& state, const std::string& origin) {
-    // Check everything first: a state that half fits must change nothing.
-    std::vector<float> parameters(parameters_.size());
-    for (std::size_t i = 0; i < segments_.size(); ++i) {
-        const optim::ParameterSegment& segment = segments_[i];
-        const auto found = state.parameters.find(segment.name);
-        if (found == state.parameters.end())
-            throw std::runtime_error(origin + ": the state lacks parameter " + segment.name);
-        if (found->second.shape != shapes_[i])
-            throw std::runtime_error(origin + ": parameter " + segment.name + " has another shape");
-        if (!found->second.isFloating())
-            throw std::runtime_error(origin + ": parameter " + segment.name + " is not floating point");
-        try {
-            found->second.copyFloatsTo(parameters.data() + segment.offset);
-        } catch (const std::invalid_argument& e) {
-            throw std::runtime_error(origin + ": parameter " + segment.name + ": " + e.what());
-        }
-        if (!allFinite(parameters.data() + segment.offset, segment.length))
-            throw std::runtime_error(origin + ": parameter " + segment.name + " has non-finite values");
-    }
-    if (state.parameters.size() != segments_.size())
-        throw std::runtime_error(origin + ": the state has parameters this model does not");
-    try { // FlatLamb::setState checks every value before it changes anything
-        OptimizerStateArrays::Flat optimizer =
-            OptimizerStateArrays::fromArrays(state.optimizer, segments_, shapes_);
-        optimizer_->setState(std::move(optimizer.firstMoments), std::move(optimizer.secondMoments),
-                             std::move(optimizer.steps));
-    } catch (const std::exception& e) {
-        throw std::runtime_error(origin + ": " + e.what());
-    }
-    parameters_ = std::move(parameters);
+    StateFit::Flat flat =
+        fit_->check(state, origin); // everything first: a state that half fits changes nothing
+    optimizer_->setState(std::move(flat.optimizer.firstMoments), std::move(flat.optimizer.secondMoments),
+                         std::move(flat.optimizer.steps));
+    parameters_ = std::move(flat.parameters);
     ++generation_;
     epoch_ = state.epoch;
 }

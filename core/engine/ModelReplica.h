@@ -3,6 +3,7 @@
 #include "core/array/SafeTensorsImage.h"
 #include "core/collab/AllReduceRound.h"
 #include "core/collab/TrainingState.h"
+#include "core/engine/StateFit.h"
 #include "core/model/AlbertConfig.h"
 #include "core/model/AlbertParameterLayout.h"
 #include "core/optim/LinearWarmupSchedule.h"
@@ -92,9 +93,11 @@ public:
     collab::TrainingState exportState() const;
     // The parameters as fp32 arrays by name: a Hugging Face model file's content (ModelDirectoryWriter).
     array::SafeTensorsImage::Arrays parameterArrays() const;
-    // Throws std::runtime_error naming `origin` when the state does not fit this model and optimiser;
-    // nothing changes then.
+    // Throws std::runtime_error naming `origin` when the state does not fit this model and optimiser
+    // (stateFit()); nothing changes then.
     void importState(const collab::TrainingState& state, const std::string& origin);
+    // What importState checks, for another thread to check a state with before it hands it over.
+    std::shared_ptr<const StateFit> stateFit() const { return fit_; }
 
     // SHA-256 of the parameters' fp32 bytes in named_parameters() order, lowercase hex: equal on two
     // peers exactly when their replicas are bit-identical.
@@ -109,6 +112,7 @@ private:
     std::vector<model::ParameterLayoutEntry> layout_;
     std::vector<optim::ParameterSegment> segments_; // the layout's order
     std::vector<std::vector<std::int64_t>> shapes_; // each segment's tensor shape
+    std::shared_ptr<const StateFit> fit_;
     std::vector<float> parameters_;
     std::uint64_t generation_ = 0;
     std::unique_ptr<optim::FlatLamb> optimizer_;

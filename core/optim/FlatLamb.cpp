@@ -89,13 +89,14 @@ void FlatLamb::updateSegment(const ParameterSegment& segment, std::int64_t step,
         p[i] = p[i] - u[i] * scale;
 }
 
-void FlatLamb::validateMoments(const std::vector<float>& firstMoments,
-                               const std::vector<float>& secondMoments) const {
-    if (firstMoments.size() != size_ || secondMoments.size() != size_)
+void FlatLamb::checkMoments(const std::vector<ParameterSegment>& segments,
+                            const std::vector<float>& firstMoments, const std::vector<float>& secondMoments) {
+    const std::size_t size = segments.empty() ? 0 : segments.back().offset + segments.back().length;
+    if (firstMoments.size() != size || secondMoments.size() != size)
         throw std::invalid_argument("optimizer state: moments of " + std::to_string(firstMoments.size()) +
                                     " and " + std::to_string(secondMoments.size()) +
-                                    " values for an optimiser of " + std::to_string(size_));
-    for (const ParameterSegment& segment : segments_) {
+                                    " values for an optimiser of " + std::to_string(size));
+    for (const ParameterSegment& segment : segments) {
         for (std::size_t i = segment.offset; i < segment.offset + segment.length; ++i) {
             if (!std::isfinite(firstMoments[i]) || !std::isfinite(secondMoments[i]))
                 throw std::invalid_argument("optimizer state: '" + segment.name + "' has non-finite moments");
@@ -106,26 +107,32 @@ void FlatLamb::validateMoments(const std::vector<float>& firstMoments,
     }
 }
 
-void FlatLamb::setState(std::vector<float> firstMoments, std::vector<float> secondMoments,
-                        std::vector<std::int64_t> steps) {
-    validateMoments(firstMoments, secondMoments);
-    if (steps.size() != segments_.size())
+void FlatLamb::checkState(const std::vector<ParameterSegment>& segments,
+                          const std::vector<float>& firstMoments, const std::vector<float>& secondMoments,
+                          const std::vector<std::int64_t>& steps) {
+    checkMoments(segments, firstMoments, secondMoments);
+    if (steps.size() != segments.size())
         throw std::invalid_argument("optimizer state: " + std::to_string(steps.size()) + " step counts for " +
-                                    std::to_string(segments_.size()) + " parameters");
+                                    std::to_string(segments.size()) + " parameters");
     for (std::size_t i = 0; i < steps.size(); ++i)
         if (steps[i] < 0)
-            throw std::invalid_argument("optimizer state: '" + segments_[i].name + "' has a negative step " +
+            throw std::invalid_argument("optimizer state: '" + segments[i].name + "' has a negative step " +
                                         std::to_string(steps[i]));
         else if (steps[i] > kMaxStep)
-            throw std::invalid_argument("optimizer state: '" + segments_[i].name +
+            throw std::invalid_argument("optimizer state: '" + segments[i].name +
                                         "' has a step count beyond any run: " + std::to_string(steps[i]));
+}
+
+void FlatLamb::setState(std::vector<float> firstMoments, std::vector<float> secondMoments,
+                        std::vector<std::int64_t> steps) {
+    checkState(segments_, firstMoments, secondMoments, steps);
     expAvg_ = std::move(firstMoments);
     expAvgSq_ = std::move(secondMoments);
     steps_ = std::move(steps);
 }
 
 void FlatLamb::setMoments(std::vector<float> firstMoments, std::vector<float> secondMoments) {
-    validateMoments(firstMoments, secondMoments);
+    checkMoments(segments_, firstMoments, secondMoments);
     expAvg_ = std::move(firstMoments);
     expAvgSq_ = std::move(secondMoments);
 }

@@ -54,12 +54,17 @@ public:
                   std::vector<std::int64_t> steps);
     // Replaces the moments only, keeping the step counts (a state averaging round); same checks.
     void setMoments(std::vector<float> firstMoments, std::vector<float> secondMoments);
+    // setState's checks, for an optimiser of `segments`, without one (a state checked before it is
+    // handed to the thread that owns the optimiser).
+    static void checkState(const std::vector<ParameterSegment>& segments,
+                           const std::vector<float>& firstMoments, const std::vector<float>& secondMoments,
+                           const std::vector<std::int64_t>& steps);
 
 private:
     void updateSegment(const ParameterSegment& segment, std::int64_t step, float* parameters,
                        const float* gradient);
-    void validateMoments(const std::vector<float>& firstMoments,
-                         const std::vector<float>& secondMoments) const;
+    static void checkMoments(const std::vector<ParameterSegment>& segments,
+                             const std::vector<float>& firstMoments, const std::vector<float>& secondMoments);
 
     std::vector<ParameterSegment> segments_;
     LambOptions options_;

@@ -8,8 +8,9 @@
 // case the leader's declaration expires 10 s after it was made, while the late peer declares about 1.5 s
 // after the others, so it finds the leader with several seconds of gathering left.
 //
-// Each case is a run of its own (--run): the declarations of the previous case's peers outlive it in the
-// bootstrap node by seconds, and peers of the next case would otherwise try to join those dead leaders.
+// Each case (each data row) is a run of its own (--run): the declarations of the previous case's peers
+// outlive it in the bootstrap node by seconds, and peers of the next case would otherwise try to join those
+// dead leaders.
 //
 // Each peer reports "ready" once its DHT is up and then waits for a line before it matches; the test lets
 // peers begin together (or, where a case says so, a set time apart) once all of them are ready, so that
@@ -93,6 +94,16 @@ class TestMatchmakingProcesses : public QObject {
     std::unique_ptr<sahaj::dht::DhtNode> bootstrap_;
     QString peerExecutable_;
 
+    // The test function and its data row: the rows of one function are cases of their own too (the liar
+    // of one row, whose declaration is always the earliest, otherwise outlived it: the next row's honest
+    // peers asked that dead leader, and a redirect to it, for seconds each).
+    static QString runOfThisCase() {
+        QString run = QString::fromUtf8(QTest::currentTestFunction());
+        if (const char* row = QTest::currentDataTag())
+            run += QLatin1Char('-') + QString::fromUtf8(row);
+        return run;
+    }
+
     Peer start(const QString& role, int seed, const QString& schema = "A", const QStringList& extra = {}) {
         Peer peer;
         peer.process = std::make_unique<QProcess>();
@@ -101,7 +112,7 @@ class TestMatchmakingProcesses : public QObject {
                             QStringList{"--bootstrap", QString("127.0.0.1:%1").arg(bootstrap_->port()),
                                         "--role", role, "--seed", QString::number(seed), "--weight",
                                         QString::number(seed * 4), "--schema", schema, "--run",
-                                        QString::fromUtf8(QTest::currentTestFunction())} +
+                                        runOfThisCase()} +
                                 extra);
         return peer;
     }
