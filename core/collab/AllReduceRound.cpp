@@ -5,6 +5,7 @@
 #include "core/collab/PeerProgressRules.h"
 #include "core/collab/RoundStash.h"
 #include "core/collab/SealLedger.h"
+#include "core/collab/SpanReducer.h"
 #include "core/collab/SpanSeals.h"
 #include "core/collab/TensorEncoding.h"
 #include "core/net/ClockSkew.h"
@@ -38,21 +39,6 @@ using namespace std::chrono_literals;
 
 // How often the round looks for its new connections to pace them.
 constexpr auto kPacingRefresh = 25ms;
-
-// One part this member aggregates: the weighted sum so far (or, for CenteredClip, every sender's values)
-// and who contributed.
-struct PartSum {
-    // Made when first needed (another sender's part, or the part's end), with this member's own values: all
-    // made at the round's start, the sums' page faults alone would hold up the first sends. Once the part
-    // is done, its mean as sent, until the whole span is and it goes into the result.
-    std::vector<float> sum;
-    bool started = false;
-    std::vector<std::vector<float>> inputs; // per member, CenteredClip only
-    double weight = 0.0;
-    std::vector<bool> arrived; // per member
-    std::uint32_t contributors = 0;
-    bool done = false;
-};
 
 // Frames waiting for their socket to take them (its queue is full, or the upload cap says wait).
 struct Outgoing {
@@ -145,7 +131,6 @@ public:
         result_.spanAveraged.assign(members, false);
         heardFrom_.assign(members, now);
         arrivals_.resize(members);
-        excluded_.assign(members, false);
         spanFailed_.assign(members, false);
         received_.resize(members);
         confirmed_.assign(members, false);
@@ -154,7 +139,6 @@ public:
         routes_.assign(members, std::string());
         lastReplyAt_.assign(members, now);
         weights_.resize(members);
-        result_.countedWeights.assign(members, -1.0);
         ownWeight_ = self().weight;
         // Empty spans need no averaging; an auxiliary holds no vector, so only its own span concerns it.
         for (std::size_t a = 0; a < members; ++a)
@@ -174,6 +158,19 @@ public:
             result_.violations.push_back(
                 "this member's vector held non-finite values: it sent zeros with weight 0");
         }
+        // As an aggregator: its span's parts (SpanReducer), which this member's own values count in.
+        std::vector<std::int64_t> partSizes;
+        for (const ElementRange& part : plan_.parts(me_))
+            partSizes.push_back(part.size);
+        std::vector<bool> senders;
+        for (const GroupMember& member : spec_.members)
+            senders.push_back(member.sends());
+        const ElementRange span = plan_.span(me_);
+        reducer_.emplace(std::move(partSizes), std::move(senders), static_cast<std::size_t>(me_),
+                         sender && span.size > 0 ? std::span<const float>(local_.data() + span.offset,
+                                                                          static_cast<std::size_t>(span.size))
+                                                 : std::span<const float>(),
+                         options_.centeredClip, spec_.encoding);
         fixWeight(static_cast<std::size_t>(me_), ownWeight_);
         for (const std::string& peerId : options_.excluded)
             if (const int member = spec_.indexOf(peerId); member >= 0 && member != me_) {
@@ -194,15 +191,6 @@ public:
         }
         pacer_.emplace(pacingRate(), router_ ? net::SocketFactory::boundEndpoint(*router_) : std::string(),
                        dealerEndpoints());
-        // As an aggregator: a sum per part, which this member's own contribution is counted in (its values
-        // are added when the sum is made, started()).
-        const std::int64_t myParts = plan_.partCount(me_);
-        sums_.resize(static_cast<std::size_t>(myParts));
-        for (PartSum& part : sums_) {
-            part.arrived.assign(members, false);
-            if (sender)
-                count(part, me_);
-        }
         averaged_.resize(members);
         spanDigests_.resize(members);
         sealsFrom_.assign(members, false);
@@ -273,6 +261,7 @@ public:
         // Each span's mean went into the vector when the whole span was in; whatever was not averaged in time
         // keeps the local values.
         result_.values = std::move(local_);
+        result_.countedWeights = reducer_->weights();
         measureSenders();
         pacer_->refresh(); // the connections made since the last look, for the count
         result_.pacedConnections = pacer_->pacedCount();
@@ -313,19 +302,6 @@ private:
         return endpoints;
     }
 
-    // Part p's sum, made now if it is not yet, with this member's own values in it.
-    PartSum& started(std::int64_t p) {
-        PartSum& part = sums_[static_cast<std::size_t>(p)];
-        if (!part.started) {
-            part.started = true;
-            part.sum.assign(static_cast<std::size_t>(plan_.part(me_, p).size), 0.0f);
-            if (self().sends())
-                add(part, me_, local_.data() + plan_.part(me_, p).offset);
-        }
-        return part;
-    }
-
-    // Adds a member's values, weighted, into a started part's sum (CenteredClip: keeps them).
     // Empty when every value at `range` is at or above its floors, else which is not ("with a second
     // moment of ...").
     std::string belowFloor(const ElementRange& range, const float* values) const {
@@ -342,18 +318,6 @@ private:
         return {};
     }
 
-    void add(PartSum& part, int member, const float* values) {
-        const double weight = result_.countedWeights[static_cast<std::size_t>(member)];
-        if (options_.centeredClip) {
-            part.inputs.resize(spec_.members.size());
-            part.inputs[static_cast<std::size_t>(member)].assign(values, values + part.sum.size());
-        } else {
-            const float factor = static_cast<float>(weight);
-            for (std::size_t i = 0; i < part.sum.size(); ++i)
-                part.sum[i] += factor * values[i];
-        }
-    }
-
     // Fixes a member's weight as sent (all its parts must carry the same) and the weight its parts count
     // for: the sent one, within the cap (AllReduceOptions::weightCaps; a capped sender is reported).
     void fixWeight(std::size_t member, double sent) {
@@ -363,35 +327,20 @@ private:
             counted = options_.weightCaps[member];
             result_.cappedWeights.push_back({spec_.members[member].peerId, sent, counted});
         }
-        result_.countedWeights[member] = counted;
-    }
-
-    // Counts a member's contribution to a part: its weight, and that it arrived.
-    void count(PartSum& part, int member) {
-        part.weight += result_.countedWeights[static_cast<std::size_t>(member)];
-        part.arrived[static_cast<std::size_t>(member)] = true;
-        ++part.contributors;
+        reducer_->setWeight(member, counted);
     }
 
     void exclude(int member, const std::string& why) {
-        if (excluded_[static_cast<std::size_t>(member)])
+        if (!reducer_->exclude(static_cast<std::size_t>(member)))
             return;
-        excluded_[static_cast<std::size_t>(member)] = true;
         result_.excludedSenders.push_back(spec_.members[static_cast<std::size_t>(member)].peerId);
         result_.violations.push_back(why);
-    }
-
-    bool owesParts(int member) const {
-        for (const PartSum& part : sums_)
-            if (!part.done && !part.arrived[static_cast<std::size_t>(member)])
-                return true;
-        return false;
     }
 
     void applyTimeouts(Clock::time_point now) {
         for (std::size_t m = 0; m < spec_.members.size(); ++m) {
             const int member = static_cast<int>(m);
-            if (member != me_ && spec_.members[m].sends() && !excluded_[m] && owesParts(member) &&
+            if (member != me_ && spec_.members[m].sends() && !reducer_->excluded(m) && reducer_->owes(m) &&
                 now - heardFrom_[m] > options_.senderTimeout)
                 exclude(member, "no part for " + std::to_string(options_.senderTimeout.count()) + " ms");
             if (member != me_ && dealers_.count(m) && !result_.spanAveraged[m] && !spanFailed_[m] &&
@@ -400,57 +349,41 @@ private:
         }
     }
 
-    // A part is complete when every sender that is not excluded has contributed.
+    // A part is complete when every sender that is not excluded has contributed; the span, when every part
+    // is: its means go into the vector.
     void completeParts() {
-        for (std::size_t p = 0; p < sums_.size(); ++p) {
-            PartSum& part = sums_[p];
-            if (part.done)
-                continue;
-            bool complete = true;
-            for (std::size_t m = 0; m < spec_.members.size(); ++m)
-                if (spec_.members[m].sends() && !excluded_[m] && !part.arrived[m])
-                    complete = false;
-            if (complete)
-                finishPart(static_cast<std::int64_t>(p));
+        for (const std::size_t p : reducer_->completeParts()) {
+            finishPart(static_cast<std::int64_t>(p));
+            if (ownSpanFailed_)
+                return;
         }
-        if (!sums_.empty() && !ownSpanFailed_ && !result_.spanAveraged[static_cast<std::size_t>(me_)] &&
-            std::all_of(sums_.begin(), sums_.end(), [](const PartSum& s) { return s.done; })) {
+        if (reducer_->partCount() > 0 && !ownSpanFailed_ &&
+            !result_.spanAveraged[static_cast<std::size_t>(me_)] && reducer_->allDone()) {
             result_.spanAveraged[static_cast<std::size_t>(me_)] = true;
             sealOwnSpan();
-            for (std::size_t p = 0; p < sums_.size(); ++p) {
+            for (std::size_t p = 0; p < reducer_->partCount(); ++p) {
+                const std::vector<float> mean = reducer_->takeMean(p);
                 if (!local_.empty())
-                    std::copy(sums_[p].sum.begin(), sums_[p].sum.end(),
+                    std::copy(mean.begin(), mean.end(),
                               local_.begin() + plan_.part(me_, static_cast<std::int64_t>(p)).offset);
-                sums_[p].sum = {};
             }
         }
     }
 
     void finishPart(std::int64_t p) {
-        PartSum& part = started(p);
-        part.done = true;
+        const SpanReducer::Mean mean = reducer_->finish(static_cast<std::size_t>(p));
         const ElementRange range = plan_.part(me_, p);
-        if (options_.centeredClip)
-            clipPart(part);
-        else {
-            // No weight at all (nobody accumulated anything): the mean gradient is zero.
-            const float scale = part.weight > 0.0 ? static_cast<float>(1.0 / part.weight) : 0.0f;
-            for (float& value : part.sum)
-                value *= scale;
-        }
         // Finite parts can still sum past float's range (huge values times large weights): the span then
         // fails for everyone, said explicitly, rather than spreading infinities.
-        if (!std::all_of(part.sum.begin(), part.sum.end(), [](float v) { return std::isfinite(v); }))
+        if (!mean.finite)
             return failOwnSpan("the mean of part " + std::to_string(p) + " overflowed");
-        // Keep exactly what the others will decode, so that every replica stays bit-identical.
-        TensorEncoding::roundTrip(part.sum.data(), range.size, spec_.encoding);
-        result_.totalWeight = part.weight;
+        result_.totalWeight = mean.weight;
 
         wire::Envelope envelope;
         wire::AveragedPart* reply = envelope.mutable_averaged_part();
         fillPartHeader(*reply, spec_, static_cast<std::size_t>(me_), p, range);
-        reply->set_total_weight(part.weight);
-        reply->set_contributors(part.contributors);
+        reply->set_total_weight(mean.weight);
+        reply->set_contributors(mean.contributors);
         if (options_.alterReplies) {
             for (std::size_t m : repliedMembers()) {
                 const std::vector<float> values = alteredFor(m, p);
@@ -459,7 +392,7 @@ private:
             }
             return;
         }
-        const zmq::message_t data = TensorEncoding::encode(part.sum.data(), range.size, spec_.encoding);
+        const zmq::message_t data = TensorEncoding::encode(mean.values.data(), range.size, spec_.encoding);
         replyToEverySender(envelope, &data);
     }
 
@@ -477,8 +410,8 @@ private:
             return envelope;
         };
         const wire::Envelope own = sealOf([&](security::Sha256& hash) {
-            for (const PartSum& part : sums_)
-                SpanSeals::addValues(hash, part.sum.data(), part.sum.size());
+            for (std::size_t p = 0; p < reducer_->partCount(); ++p)
+                SpanSeals::addValues(hash, reducer_->mean(p).data(), reducer_->mean(p).size());
         });
         holdSeal(own.span_seal());
         if (!options_.alterReplies)
@@ -486,7 +419,7 @@ private:
         // A test of the defences: each member gets a valid seal of what it was sent.
         for (std::size_t m : repliedMembers())
             replyTo(m, sealOf([&](security::Sha256& hash) {
-                        for (std::size_t p = 0; p < sums_.size(); ++p) {
+                        for (std::size_t p = 0; p < reducer_->partCount(); ++p) {
                             const std::vector<float> values = alteredFor(m, static_cast<std::int64_t>(p));
                             SpanSeals::addValues(hash, values.data(), values.size());
                         }
@@ -498,11 +431,7 @@ private:
     void failOwnSpan(const std::string& why) {
         ownSpanFailed_ = true;
         result_.violations.push_back(why);
-        for (PartSum& part : sums_) {
-            part.done = true;
-            part.sum = {};
-            part.inputs = {};
-        }
+        reducer_->dropAll();
         wire::Envelope envelope;
         wire::PartFailure* failure = envelope.mutable_part_failure();
         failure->set_group_id(spec_.groupId);
@@ -537,27 +466,11 @@ private:
     // What member m is sent of part p (AllReduceOptions::alterReplies, a test of the defences): the mean
     // as altered for it, rounded as the wire rounds it.
     std::vector<float> alteredFor(std::size_t member, std::int64_t p) const {
-        std::vector<float> values = sums_[static_cast<std::size_t>(p)].sum;
+        const std::span<const float> mean = reducer_->mean(static_cast<std::size_t>(p));
+        std::vector<float> values(mean.begin(), mean.end());
         options_.alterReplies(member, values.data(), static_cast<std::int64_t>(values.size()));
         TensorEncoding::roundTrip(values.data(), static_cast<std::int64_t>(values.size()), spec_.encoding);
         return values;
-    }
-
-    // CenteredClip over the senders that contributed (the excluded ones never did). Nobody at all: zeros,
-    // as for the mean.
-    void clipPart(PartSum& part) {
-        std::vector<const float*> inputs;
-        std::vector<double> weights;
-        for (std::size_t m = 0; m < part.inputs.size(); ++m) {
-            if (!part.arrived[m])
-                continue;
-            inputs.push_back(part.inputs[m].data());
-            weights.push_back(result_.countedWeights[m]);
-        }
-        if (!inputs.empty())
-            part.sum =
-                CenteredClip::aggregate(inputs, weights, part.sum.size(), *options_.centeredClip).values;
-        part.inputs = {};
     }
 
     std::vector<zmq::message_t> partFrames(std::size_t aggregator, std::int64_t p) const {
@@ -628,8 +541,8 @@ private:
     }
 
     bool finished(Clock::time_point now) const {
-        const bool aggregated =
-            sums_.empty() || ownSpanFailed_ || result_.spanAveraged[static_cast<std::size_t>(me_)];
+        const bool aggregated = reducer_->partCount() == 0 || ownSpanFailed_ ||
+                                result_.spanAveraged[static_cast<std::size_t>(me_)];
         if (!aggregated || !replies_.empty() || awaitsConfirmation(now))
             return false;
         for (const auto& [aggregator, queue] : pendingParts_)
@@ -649,8 +562,8 @@ private:
     // are in: each aggregator sees every member's seals, and so any two that differ.
     bool owesConfirmation(std::size_t m) const {
         return static_cast<int>(m) != me_ && spec_.members[m].sends() &&
-               (!confirmed_[m] || (sealing() && !sealsFrom_[m])) && !unreachable_[m] && !excluded_[m] &&
-               !sums_.empty() && !ownSpanFailed_;
+               (!confirmed_[m] || (sealing() && !sealsFrom_[m])) && !unreachable_[m] &&
+               !reducer_->excluded(m) && !reducer_->partCount() == 0 && !ownSpanFailed_;
     }
 
     // A member silent for the sender timeout since the last reply to it is not waited for any longer (it
@@ -766,7 +679,8 @@ private:
 
     // As an aggregator: whether member m sends parts to this member and has not connected to it yet.
     bool owesConnection(std::size_t m) const {
-        return static_cast<int>(m) != me_ && spec_.members[m].sends() && !sums_.empty() && !connectedAt_[m];
+        return static_cast<int>(m) != me_ && spec_.members[m].sends() && !reducer_->partCount() == 0 &&
+               !connectedAt_[m];
     }
 
     Clock::time_point nextWake(Clock::time_point now) const {
@@ -919,10 +833,10 @@ private:
         const std::size_t s = static_cast<std::size_t>(sender);
         if (!spec_.members[s].sends())
             return planMismatch(envelope.sender(), "a part from an auxiliary member");
-        if (excluded_[s])
+        if (reducer_->excluded(s))
             return; // too late: the parts went ahead without it
         if (part.epoch() != spec_.epoch || part.span() != static_cast<std::uint32_t>(me_) ||
-            part.part() >= sums_.size())
+            part.part() >= reducer_->partCount())
             return planMismatch(envelope.sender(), "a part for another epoch, span or part index");
         const ElementRange range = plan_.part(me_, part.part());
         if (part.offset() != static_cast<std::uint64_t>(range.offset) ||
@@ -947,9 +861,8 @@ private:
             return blame(envelope.sender(), true, "parts of one sender with different weights");
         if (!weights_[s])
             fixWeight(s, part.weight());
-        PartSum& sum = sums_[part.part()];
         markConnected(s);
-        if (sum.done || sum.arrived[s])
+        if (reducer_->done(part.part()) || reducer_->arrived(part.part(), s))
             return; // a duplicate, or it came after the part went ahead: no progress, so not "heard from"
         // Only a new part counts as hearing from a sender: a member repeating one part, or its connection
         // notice, within the rules would otherwise hold every aggregator until the round's deadline.
@@ -962,8 +875,7 @@ private:
         }
         if (const std::string below = belowFloor(range, values.data()); !below.empty())
             return blame(envelope.sender(), true, "a part " + below);
-        add(started(part.part()), sender, values.data());
-        count(sum, sender);
+        reducer_->add(part.part(), s, values.data());
         Arrivals& arrivals = arrivals_[s];
         arrivals.last = Clock::now();
         if (arrivals.parts++ == 0)
@@ -1223,7 +1135,6 @@ private:
     Clock::time_point start_;
 
     std::vector<Clock::time_point> heardFrom_;       // last message from each member
-    std::vector<bool> excluded_;                     // senders this aggregator went ahead without
     std::vector<bool> spanFailed_;                   // aggregators this member gave up on
     std::vector<std::set<std::uint32_t>> received_;  // averaged parts received, per aggregator
     std::vector<std::unique_ptr<float[]>> averaged_; // per aggregator: its span's means so far
@@ -1259,7 +1170,7 @@ private:
     std::map<std::size_t, zmq::socket_t> dealers_;
     std::map<std::size_t, std::deque<std::int64_t>> pendingParts_;
     std::map<std::size_t, std::vector<zmq::message_t>> staged_;
-    std::vector<PartSum> sums_;
+    std::optional<SpanReducer> reducer_; // this member's span, as its aggregator
     std::deque<Outgoing> replies_;
 
     std::optional<net::ConnectionPacer> pacer_; // made once the DEALERs exist
