@@ -43,8 +43,15 @@ if [ "${CI:-}" = true ]; then
 else
   "$here/scripts/skipped-checks.sh" "$here/build"
 fi
+# The .deb (scripts/package-check.sh, docs/installing.md): built, installed and checked in CI, elsewhere
+# when asked for with SAHAJ_PACKAGE_CHECK=1 (it installs into /usr: root or sudo, and apt).
+package_check=false
+if [ "${CI:-}" = true ] || [ "${SAHAJ_PACKAGE_CHECK:-}" = 1 ]; then
+  package_check=true
+fi
 # The fuzz targets (scripts/fuzz.sh, docs/fuzzing.md): 20 seconds each in CI, elsewhere when asked for
-# with SAHAJ_FUZZ_SECONDS.
+# with SAHAJ_FUZZ_SECONDS. The package check runs beside them: it mostly waits on apt and dpkg, and the
+# fuzz targets run for a set time whatever else runs, so together they take about the longer of the two.
 if $fuzzing; then
   if ! wait "$fuzz_build"; then
     tail -n 60 "$fuzz_build_log"
@@ -52,12 +59,24 @@ if $fuzzing; then
     exit 1
   fi
   phase_done "the rest of the fuzz targets' and benchmarks' build"
-  "$here/scripts/fuzz.sh" --seconds "${SAHAJ_FUZZ_SECONDS:-20}"
-  phase_done "the fuzz targets"
-fi
-# The .deb (scripts/package-check.sh, docs/installing.md): built, installed and checked in CI, elsewhere
-# when asked for with SAHAJ_PACKAGE_CHECK=1 (it installs into /usr: root or sudo, and apt).
-if [ "${CI:-}" = true ] || [ "${SAHAJ_PACKAGE_CHECK:-}" = 1 ]; then
+  package_log="$here/build/package-check.log"
+  if $package_check; then
+    "$here/scripts/package-check.sh" --build-dir "$here/build" >"$package_log" 2>&1 &
+    package_job=$!
+  fi
+  fuzz_status=0
+  "$here/scripts/fuzz.sh" --seconds "${SAHAJ_FUZZ_SECONDS:-20}" || fuzz_status=$?
+  package_status=0
+  if $package_check; then
+    wait "$package_job" || package_status=$?
+    cat "$package_log"
+  fi
+  phase_done "the fuzz targets$($package_check && echo ' and, beside them, the package check')"
+  if ((fuzz_status != 0 || package_status != 0)); then
+    echo "test.sh: the fuzz targets (status $fuzz_status) or the package check (status $package_status) failed" >&2
+    exit 1
+  fi
+elif $package_check; then
   "$here/scripts/package-check.sh" --build-dir "$here/build"
   phase_done "the package check"
 fi

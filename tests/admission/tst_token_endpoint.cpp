@@ -37,7 +37,7 @@ using namespace sahaj::security;
 using namespace std::chrono_literals;
 using sahaj::test::errorOf;
 
-namespace {
+namespace token_endpoint {
 
 const QString kRun = QStringLiteral("bn-endpoint-1");
 
@@ -159,7 +159,9 @@ wire::Envelope exchange(zmq::socket_t& dealer, const Volunteer& v, const std::ve
         .envelope;
 }
 
-} // namespace
+} // namespace token_endpoint
+
+using namespace token_endpoint;
 
 class TestTokenEndpoint : public QObject {
     Q_OBJECT

@@ -32,7 +32,7 @@ using namespace sahaj::admission;
 using namespace sahaj::security;
 using namespace std::chrono_literals;
 
-namespace {
+namespace reachability {
 
 const QString kRun = QStringLiteral("bn-reach-1");
 
@@ -85,7 +85,9 @@ void expectViolation(const wire::Envelope& envelope, const char* needle) {
     }
 }
 
-} // namespace
+} // namespace reachability
+
+using namespace reachability;
 
 class TestReachability : public QObject {
     Q_OBJECT
