@@ -4,6 +4,7 @@
 # scripts/soak/soak.py for what it does and its options; docs/soak.md for what it found.
 #
 #   scripts/soak.sh [--volunteers 40] [--minutes 120] [--seed 1] [--duty 4] [--out DIR] [--clean] [--check]
+#                  [--delayed-updates]
 #                  [--experiment-env NAME=VALUE]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -63,6 +63,8 @@ def parse_arguments():
     parser.add_argument("--node", type=Path, default=HERE / "build/app/node/sahaj-node")
     parser.add_argument("--tokenizer", type=Path, default=HERE / "build/tests/data/sample-tokenizer/tokenizer.json")
     parser.add_argument("--check", action="store_true", help="exit 1 unless figures.py's checks hold")
+    parser.add_argument("--delayed-updates", action="store_true",
+                        help="a run with delayed parameter updates (run-init --delayed-updates)")
     parser.add_argument("--experiment-env", metavar="NAME=VALUE",
                         help="set NAME=VALUE for the odd-numbered volunteers only, the others being the control: "
                              "an A/B test inside one run (figures.py compares their memory), e.g. "
@@ -379,7 +381,7 @@ class Soak:
                 f.write(json.dumps(event) + "\n")
         (self.out / "soak.json").write_text(json.dumps({
             "volunteers": self.a.volunteers, "minutes": self.a.minutes, "seed": self.a.seed,
-            "duty": self.a.duty, "clean": self.a.clean, "hostile": [] if self.a.clean else [0],
+            "duty": self.a.duty, "clean": self.a.clean, "delayed_updates": self.a.delayed_updates, "hostile": [] if self.a.clean else [0],
             "skewed": {} if self.a.clean else {"1": SKEW_OK_S, "2": -SKEW_OK_S, "bad-clock": SKEW_BAD_S},
             "experiment": None if not self.a.experiment_env else {
                 "env": "=".join(self.a.experiment_env),
@@ -392,7 +394,8 @@ class Soak:
                  "--config", "tiny", "--corpus", str(HERE / "tests/train/data/bengali-sample.txt"),
                  "--tokenizer", str(self.a.tokenizer), "--target-batch", str(100 * self.a.volunteers), "--seq", "64", "--lr", "0.01",
                  "--warmup", "5", "--total-steps", "100000", "--average-every", "5", "--aggregation",
-                 "centered_clip", "--coordinator", f"{self.coordinator_address()}:{PORT}"], stdout=f, stderr=f)
+                 "centered_clip", "--coordinator", f"{self.coordinator_address()}:{PORT}"]
+                + (["--delayed-updates"] if self.a.delayed_updates else []), stdout=f, stderr=f)
 
     def main_loop(self):
         pending = []
