@@ -126,6 +126,8 @@ private:
     std::optional<DelayedRound> inFlight_; // delayed updates: the gradient round under way
     std::optional<DelayedRound> held_;     // delayed updates: a gradient whose group fell apart, to resend
     double computeSeconds_ = 0.0;          // since the last epoch
+    // The end of the duty cycle's rest after the last micro-batch (run): the next one waits for it.
+    std::chrono::steady_clock::time_point restUntil_{};
     std::chrono::steady_clock::time_point lastEpochAt_{};
 };
 

@@ -497,8 +497,11 @@ private Q_SLOTS:
         QVERIFY2(banned > 0, "no honest volunteer banned the liar with the proof of its seals");
         // Powerless after its first lie: the loss stays where it began (without the seals' comparison the
         // liar stays in every group and its averages took the loss from 11.07 to 63.8 by step 3).
-        const std::vector<QJsonObject> epochs = readJsonLines(run.v.dir + "/epochs.jsonl");
-        QVERIFY(!epochs.empty());
+        // The first loss is v's first averaged one: a volunteer that started behind loads a state first, and
+        // that record has no loss.
+        std::vector<QJsonObject> epochs = readJsonLines(run.v.dir + "/epochs.jsonl");
+        std::erase_if(epochs, [](const QJsonObject& epoch) { return !(epoch["loss"].toDouble() > 0.0); });
+        QVERIFY2(epochs.size() >= 2, qPrintable(epochHistory(run.v)));
         QVERIFY2(epochs.back()["loss"].toDouble() < 1.1 * epochs.front()["loss"].toDouble(),
                  qPrintable(epochHistory(run.v)));
     }
