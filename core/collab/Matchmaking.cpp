@@ -6,6 +6,7 @@
 #include "core/collab/LeaderTrust.h"
 #include "core/collab/MatchmakingBoard.h"
 #include "core/collab/MemberCredentials.h"
+#include "core/collab/RoundStash.h"
 #include "core/net/LogText.h"
 #include "core/net/MessageCodec.h"
 #include "core/net/MessageValidator.h"
@@ -34,8 +35,9 @@ using namespace std::chrono_literals;
 
 // Other messages kept for the caller: beyond this many, the all-reduce's timeouts handle what is dropped.
 constexpr std::size_t kMaxEarlyMessages = 4096;
-// Join requests held while a peer reads the declarations: beyond this many, the askers' reply timeouts.
-constexpr std::size_t kMaxHeldRequests = 256;
+// Join requests held while a peer reads the declarations (RoundStash::costOf each): beyond this, the
+// askers' reply timeouts. A request is a few hundred bytes; any admitted peer may send big ones meanwhile.
+constexpr std::uint64_t kMaxHeldBytes = 1u << 20;
 // Declared expirations remembered (one per peer that declared; beyond this many, forgotten at once).
 constexpr std::size_t kMaxDeclarationsKept = 4096;
 
@@ -659,9 +661,11 @@ private:
     // Answers the join requests that arrived, but holds those that come while this peer reads the
     // declarations until it knows whether it leads; keeps every other message for the caller.
     void drainRouter() {
-        if (phase_ != Phase::Reading)
+        if (phase_ != Phase::Reading) {
             for (const auto& [message, route] : std::exchange(held_, {}))
                 answer(message, route);
+            heldBytes_ = 0;
+        }
         for (int budget = 64; budget > 0; --budget) {
             zmq::message_t route;
             std::optional<net::WireMessage> message = receive(*router_, &route);
@@ -673,8 +677,11 @@ private:
             if (message->envelope.has_join_request()) {
                 if (phase_ != Phase::Reading)
                     answer(*message, route.to_string());
-                else if (held_.size() < kMaxHeldRequests)
+                else if (const std::uint64_t cost = RoundStash::costOf(*message);
+                         heldBytes_ + cost <= kMaxHeldBytes) {
+                    heldBytes_ += cost;
                     held_.emplace_back(std::move(*message), route.to_string());
+                }
             } else if (result_.early.size() < kMaxEarlyMessages) {
                 message->route = std::move(route);
                 result_.early.push_back(std::move(*message));
@@ -742,6 +749,7 @@ private:
     std::vector<LeaderCandidate> candidates_;                    // best first, as last read
     std::map<std::string, std::uint64_t> declaredExpirations_;   // each declaration read, by peer id
     std::vector<std::pair<net::WireMessage, std::string>> held_; // join requests and their routes
+    std::uint64_t heldBytes_ = 0;                                // their cost (RoundStash::costOf)
     std::set<CandidateKey> refused_;    // declarations that refused or ignored this peer
     std::set<CandidateKey> askedAgain_; // declarations given a second request (askAgainLater)
     std::set<std::string> failed_;      // leaders that accepted it and then failed it, whatever they declare

@@ -31,7 +31,6 @@ public:
                 wire::Encoding encoding);
 
     std::size_t partCount() const { return parts_.size(); }
-    std::int64_t partSize(std::size_t p) const { return sizes_[p]; }
 
     // The weight a sender's parts count for (the sender's own counts in each part from the start: set it
     // before the first part is made). -1 until set.
@@ -47,7 +46,7 @@ public:
     bool allDone() const;
     // Whether a part not yet done still waits for this member.
     bool owes(std::size_t member) const;
-    // Adds a sender's values (partSize(p) of them) to part p, weighted; counts its weight and that it came.
+    // Adds a sender's values (part p's size of them) to part p, weighted; counts its weight and that it came.
     // Nothing if the part is done or the sender's values for it came already.
     void add(std::size_t p, std::size_t member, const float* values);
     // The parts not yet done whose every sender still counted has contributed, in order.

@@ -31,9 +31,6 @@ public:
     // Throws std::runtime_error naming `origin` and the first problem.
     Flat check(const collab::TrainingState& state, const std::string& origin) const;
 
-    const std::vector<optim::ParameterSegment>& segments() const { return segments_; }
-    const std::vector<std::vector<std::int64_t>>& shapes() const { return shapes_; }
-
 private:
     std::vector<optim::ParameterSegment> segments_;
     std::vector<std::vector<std::int64_t>> shapes_;
