@@ -536,9 +536,16 @@ private:
     void forgiveRedirectorsTo(const std::string& leader) {
         if (const auto redirectors = redirectedBy_.find(leader); redirectors != redirectedBy_.end()) {
             for (const CandidateKey& key : redirectors->second)
-                refused_.erase(key);
+                forgive(key);
             redirectedBy_.erase(redirectors);
         }
+    }
+
+    // Takes a declaration off the refused ones, once a matchmaking: a redirector that lies (always to a dead
+    // or failing leader) would otherwise be asked again and again until the deadline, 5 s a time.
+    void forgive(const CandidateKey& key) {
+        if (forgiven_.insert(key).second)
+            refused_.erase(key);
     }
 
     bool refuse(const LeaderCandidate& target) {
@@ -583,7 +590,7 @@ private:
         // The target is on its way to a leader this peer no longer follows (one that failed it): it will be
         // back soon, leading or following someone else. Ask it again after a refresh rather than leave it
         // for good (two honest peers that had both followed a liar otherwise each ended alone).
-        refused_.erase(keyOf(target));
+        forgive(keyOf(target));
         pause(from + " to " + net::LogText::shortHex(suggested.peerId) + ", which this peer does not follow");
     }
 
@@ -752,6 +759,7 @@ private:
     std::uint64_t heldBytes_ = 0;                                // their cost (RoundStash::costOf)
     std::set<CandidateKey> refused_;    // declarations that refused or ignored this peer
     std::set<CandidateKey> askedAgain_; // declarations given a second request (askAgainLater)
+    std::set<CandidateKey> forgiven_;   // refusals taken back (forgive), once each
     std::set<std::string> failed_;      // leaders that accepted it and then failed it, whatever they declare
     // Per leader a REDIRECT sent this peer to: the declarations refused for redirecting it there.
     std::map<std::string, std::vector<CandidateKey>> redirectedBy_;

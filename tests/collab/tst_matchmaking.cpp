@@ -321,13 +321,18 @@ private Q_SLOTS:
     // begins the group of the two. Row unreachable: L's declaration and R's redirect name an endpoint
     // nobody listens at (a leader that died, its declaration still live: seen in
     // tst_matchmaking_processes, where a redirect to such a leader left two honest peers alone).
+    // Row always-redirects: R is the liar, redirecting every request to that dead endpoint; it is forgiven
+    // once, asked twice in all (without the bound, every 5 s until the deadline), and the peer leads alone.
     void aRedirectorIsFollowedAgainWhenItsLeaderFails_data() {
         QTest::addColumn<bool>("reachable");
-        QTest::newRow("breaks-the-plan") << true;
-        QTest::newRow("unreachable") << false;
+        QTest::addColumn<bool>("alwaysRedirects");
+        QTest::newRow("breaks-the-plan") << true << false;
+        QTest::newRow("unreachable") << false << false;
+        QTest::newRow("always-redirects") << false << true;
     }
     void aRedirectorIsFollowedAgainWhenItsLeaderFails() {
         QFETCH(bool, reachable);
+        QFETCH(bool, alwaysRedirects);
         sahaj::dht::DhtNode bootstrap(sahaj::dht::DhtNodeOptions{});
         const auto dhtOf = [&](const std::shared_ptr<const security::PeerIdentity>& identity) {
             return std::make_unique<sahaj::dht::DhtNode>(LeaderDht::optionsFor(bootstrap, identity));
@@ -404,7 +409,7 @@ private Q_SLOTS:
                     leader->reply(route, std::move(accepted));
                     if (leader == &liar) {
                         leader->begin(route, member, 1);
-                    } else if (++redirectorRequests == 1) {
+                    } else if (++redirectorRequests == 1 || alwaysRedirects) {
                         // A better leader appears: L declares, and R hands its member over.
                         collab::MatchmakingBoard(*liarDht, QString::fromStdString(kRun))
                             .declare(7, liarEndpoint, kSchema, wallMs() + 15000, 30s);
@@ -433,6 +438,10 @@ private Q_SLOTS:
         stop = true;
         leaders.join();
         QCOMPARE(redirectorRequests.load(), 2);
+        if (alwaysRedirects) {
+            QCOMPARE(result.group.members.size(), std::size_t(1));
+            return;
+        }
         QCOMPARE(result.group.members.size(), std::size_t(2));
         QVERIFY(result.group.indexOf(redirector.id) >= 0);
         if (!reachable)
