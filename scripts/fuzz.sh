@@ -78,8 +78,13 @@ symbolizer=$(command -v llvm-symbolizer || true)
 export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-$symbolizer}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 
+# The all-reduce's tests run beside the fuzz targets: libFuzzer runs each target for a set time whatever
+# else runs, so the tests cost the phase little more than the longest of the two.
+tests_job=
 if ((named == 0)); then
-  QT_QPA_PLATFORM=offscreen ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j "$jobs"
+  QT_QPA_PLATFORM=offscreen ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j "$jobs" \
+    >"$build_dir/allreduce-tests.log" 2>&1 &
+  tests_job=$!
 fi
 
 limits=(-timeout=10 -rss_limit_mb=2048)
@@ -139,25 +144,39 @@ fuzz_one() {
 
 # libFuzzer runs on one core: as many targets run at once as there are cores, each for its full time, so
 # CI fuzzes every target as long as before in a fraction of the time. Summaries print in target order.
-running=0
+# Only the targets count: the all-reduce's tests, when they run beside, are waited for on their own.
+fuzzing=()
 for name in "${targets[@]}"; do
-  if ((running >= jobs)); then
-    wait -n || true
-    running=$((running - 1))
-  fi
+  while ((${#fuzzing[@]} >= jobs)); do
+    finished=
+    wait -n -p finished "${fuzzing[@]}" || true
+    remaining=()
+    for pid in "${fuzzing[@]}"; do [ "$pid" = "$finished" ] || remaining+=("$pid"); done
+    fuzzing=("${remaining[@]}")
+  done
   rm -f "$build_dir/logs/$name.passed"
   (fuzz_one "$name" >"$build_dir/logs/$name.summary" 2>&1 && touch "$build_dir/logs/$name.passed") &
-  running=$((running + 1))
+  fuzzing+=("$!")
 done
-wait
+for pid in "${fuzzing[@]}"; do wait "$pid" || true; done
 failed=()
 for name in "${targets[@]}"; do
   cat "$build_dir/logs/$name.summary"
   [ -f "$build_dir/logs/$name.passed" ] || failed+=("$name")
 done
 
+tests_status=0
+if [ -n "$tests_job" ]; then
+  wait "$tests_job" || tests_status=$?
+  cat "$build_dir/allreduce-tests.log"
+fi
+
 if ((${#failed[@]})); then
   echo "fuzz: crashed: ${failed[*]}" >&2
+  exit 1
+fi
+if ((tests_status != 0)); then
+  echo "fuzz: the all-reduce's tests failed in the clang build (above)" >&2
   exit 1
 fi
 echo "fuzz: ${#targets[@]} targets ran without a crash"

@@ -6,6 +6,7 @@
 #include "app/node/PeerAdmission.h"
 #include "app/node/PeerCommandSupport.h"
 #include "app/node/UsageError.h"
+#include "core/engine/AttackPlan.h"
 #include "core/engine/DataPreparation.h"
 #include "core/engine/ReachabilityCheck.h"
 #include "core/engine/ShardFeed.h"
@@ -74,8 +75,11 @@ void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
          "'inflated-samples' (10^12 samples claimed in its records, on joining and as its gradient's "
          "weight), 'always-ready' (the same, believing it itself: it steps as soon as it can) or "
          "'future-epoch' (records two epochs ahead of its own), or lying averages, 'equivocate' (as an "
-         "aggregator, other averages for each member, each under a valid seal) (default none).",
-         "KIND"},
+         "aggregator, other averages for each member, each under a valid seal), or lying as a leader, "
+         "'split-plans' (the shortest gather, and another plan for each member), or as a donor, "
+         "'fake-state' (a state of its own making, an epoch ahead). Several kinds, comma-separated, lie in "
+         "several roles at once; at most one of them changes what it sends (default none).",
+         "KIND[,KIND...]"},
     });
 }
 
@@ -107,15 +111,11 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
     options.dutyCycle = CommandLine::realValue(parser, "max-compute-percent", 100.0, 1.0, 100.0) / 100.0;
     options.device = parser.isSet("device") ? parser.value("device").toStdString() : "auto";
     if (parser.isSet("attack")) {
-        const auto attack = engine::GradientAttack::fromName(parser.value("attack"));
-        if (!attack)
-            throw UsageError(("--attack must be " + engine::GradientAttack::names() + ", got '" +
-                              parser.value("attack") + "'")
-                                 .toStdString());
-        options.attack = *attack;
-        options.link.publishedEpochLead = engine::GradientAttack::publishedEpochLead(*attack);
-        options.link.claimedSamples = engine::GradientAttack::claimedSamples(*attack);
-        options.link.equivocate = *attack == engine::GradientAttack::Kind::Equivocate;
+        try {
+            engine::AttackPlan::parse(parser.value("attack")).applyTo(options);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--attack: ") + e.what());
+        }
     }
     const double mbps = 1e6 / 8.0;
     options.link.uploadBytesPerSecond =

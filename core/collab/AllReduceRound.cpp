@@ -130,6 +130,7 @@ public:
         start_ = now;
         result_.spanAveraged.assign(members, false);
         heardFrom_.assign(members, now);
+        fitted_.assign(members, false);
         arrivals_.resize(members);
         spanFailed_.assign(members, false);
         received_.resize(members);
@@ -262,6 +263,11 @@ public:
         // keeps the local values.
         result_.values = std::move(local_);
         result_.countedWeights = reducer_->weights();
+        for (std::size_t m = 0; m < fitted_.size(); ++m)
+            if (fitted_[m] && static_cast<int>(m) != me_ &&
+                std::find(result_.planMismatches.begin(), result_.planMismatches.end(),
+                          spec_.members[m].peerId) == result_.planMismatches.end())
+                ++result_.planFits;
         measureSenders();
         pacer_->refresh(); // the connections made since the last look, for the count
         result_.pacedConnections = pacer_->pacedCount();
@@ -797,6 +803,10 @@ private:
     // GroupBegins), so it is excluded from this round but not held against it; an honest member would
     // otherwise ban honest members, every epoch, on a lying leader's word.
     void planMismatch(const std::string& peerId, const std::string& why) {
+        if (std::find(result_.planMismatches.begin(), result_.planMismatches.end(), peerId) ==
+                result_.planMismatches.end() &&
+            spec_.indexOf(peerId) >= 0 && spec_.indexOf(peerId) != me_)
+            result_.planMismatches.push_back(peerId);
         blame(peerId, false, "a plan mismatch: " + why);
     }
 
@@ -867,6 +877,7 @@ private:
         // Only a new part counts as hearing from a sender: a member repeating one part, or its connection
         // notice, within the rules would otherwise hold every aggregator until the round's deadline.
         heardFrom_[s] = Clock::now();
+        fitted_[s] = true;
         std::vector<float> values(static_cast<std::size_t>(range.size));
         try {
             TensorEncoding::decode(message.data.front(), range.size, spec_.encoding, values.data());
@@ -1047,6 +1058,7 @@ private:
         if (spanFailed_[aggregator] || received_[aggregator].count(part.part()) || spanDigests_[aggregator])
             return; // a repeated average is no progress: the span's timeout runs on
         heardFrom_[aggregator] = Clock::now();
+        fitted_[aggregator] = true;
         // Into a buffer of the span's own until the whole span is in: the local values must stay for a span
         // that fails half way, and for this member's parts of it that are still to be sent. Not initialised:
         // its pages are touched as the parts arrive, not all at once.
@@ -1134,8 +1146,9 @@ private:
     AllReduceResult result_;
     Clock::time_point start_;
 
-    std::vector<Clock::time_point> heardFrom_;       // last message from each member
-    std::vector<bool> spanFailed_;                   // aggregators this member gave up on
+    std::vector<Clock::time_point> heardFrom_; // last message from each member
+    std::vector<bool> fitted_;     // a part or an average from each member fitted this member's plan
+    std::vector<bool> spanFailed_; // aggregators this member gave up on
     std::vector<std::set<std::uint32_t>> received_;  // averaged parts received, per aggregator
     std::vector<std::unique_ptr<float[]>> averaged_; // per aggregator: its span's means so far
     std::set<std::size_t> confirmationsDue_;         // aggregators to tell that their span arrived

@@ -108,6 +108,15 @@ struct AllReduceResult {
     // Aggregators that said they left the group before its round (PartFailure.left_group), by peer id: they
     // send nothing either.
     std::vector<std::string> leftBeforeRound;
+    // Members whose messages did not fit this member's plan (by peer id, once each): a leader that gave
+    // members different plans shows as most of the group misfitting (CollaborationLink looks again).
+    std::vector<std::string> planMismatches;
+    // Other members whose parts or averages fitted this member's plan, and none misfit it: they were given
+    // the same plan.
+    std::size_t planFits = 0;
+    // More other members misfit this member's plan than fit it: its leader gave members different plans.
+    // Silent members count neither way; a member can feign a misfit, but not outnumber those that fit.
+    bool plansDiffer() const { return !planMismatches.empty() && planMismatches.size() > planFits; }
     // Upload rates (values per second) senders demonstrably achieved towards this aggregator, by peer id:
     // what caps the bandwidth they claim next time (BandwidthClaims).
     std::vector<std::pair<std::string, double>> senderRates;

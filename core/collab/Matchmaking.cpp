@@ -254,7 +254,9 @@ private:
     LeaderCandidate own() const { return {self_.peerId, self_.endpoint, myExpirationMs_}; }
 
     void declare() {
-        myExpirationMs_ = board_.nowMs() + static_cast<std::uint64_t>(options_.gatherTime.count());
+        const std::chrono::milliseconds gather =
+            options_.splitPlans ? options_.minGatherTime : options_.gatherTime;
+        myExpirationMs_ = board_.nowMs() + static_cast<std::uint64_t>(gather.count());
         gatherStart_ = Clock::now();
         // The record outlives the gathering a little, so that late readers still find their leader.
         const auto ttl = std::chrono::ceil<std::chrono::seconds>(options_.gatherTime) + 2s;
@@ -375,6 +377,7 @@ private:
         result_.group = GroupPlanner::plan(std::move(members), epoch_, options_.encoding, options_.vectorSize,
                                            options_.partElements);
         result_.leader = true;
+        result_.leaderId = self_.peerId;
         if (result_.group.members.size() < 2)
             return;
         const wire::GroupBegin begin = result_.group.toWire();
@@ -382,10 +385,23 @@ private:
             if (member.peerId == self_.peerId)
                 continue;
             wire::Envelope envelope;
-            *envelope.mutable_group_begin() = begin;
+            *envelope.mutable_group_begin() = options_.splitPlans ? splitPlan(member.peerId) : begin;
             if (const auto it = accepted_.find(member.peerId); it != accepted_.end())
                 sendTo(it->second.route, std::move(envelope));
         }
+    }
+
+    // GradientAttack::SplitPlans: the plan `recipient` is told, its own bandwidth taken as 16 times what it
+    // declared (a valid plan on its own, and another one for every member).
+    wire::GroupBegin splitPlan(const std::string& recipient) const {
+        std::vector<GroupMember> members = result_.group.members;
+        for (GroupMember& member : members)
+            if (member.peerId == recipient)
+                member.bandwidth = std::max(member.bandwidth, 1.0) * 16.0;
+        GroupSpec spec = GroupPlanner::plan(std::move(members), epoch_, options_.encoding,
+                                            options_.vectorSize, options_.partElements);
+        spec.groupId = result_.group.groupId;
+        return spec.toWire();
     }
 
     void alone() {
@@ -613,6 +629,7 @@ private:
         trust_.beganGroup(target.peerId);
         result_.group = std::move(spec);
         result_.leader = false;
+        result_.leaderId = target.peerId;
         return true;
     }
 
@@ -877,6 +894,10 @@ MatchmakingResult Matchmaking::takeResult() {
     MatchmakingResult result = state_->take();
     state_.reset();
     return result;
+}
+
+void Matchmaking::distrustLeader(const std::string& leaderId) {
+    trust_.brokePlan(leaderId, std::chrono::steady_clock::now());
 }
 
 MatchmakingResult Matchmaking::formGroup(std::uint64_t epoch, GroupMember self,

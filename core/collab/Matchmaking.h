@@ -99,6 +99,11 @@ public:
     // unless Done.
     MatchmakingResult takeResult();
 
+    // A group `leaderId` began fell apart in its round on plans that did not fit each other (most members'
+    // messages misfit this peer's plan): that leader is not followed for options.distrustLeadersFor.
+    // Nothing bans it: a member can feign a misfit, though not most of a group's.
+    void distrustLeader(const std::string& leaderId);
+
     // start(), then poll and step() until Done: the result.
     MatchmakingResult formGroup(std::uint64_t epoch, GroupMember self,
                                 std::vector<std::string> expected = {});

@@ -48,6 +48,10 @@ struct MatchmakingOptions {
     // A leader caps the bandwidths its members claim by what it saw them deliver (nullptr: taken as
     // claimed). Owned by the caller, on the same thread.
     const BandwidthClaims* claims = nullptr;
+    // Testing a run's defences only (GradientAttack::SplitPlans): as a leader, it declares the shortest
+    // gather any peer could, so that it leads often, and gives each member another plan (that member's
+    // bandwidth scaled up, each plan valid on its own). False for every honest peer.
+    bool splitPlans = false;
 };
 
 struct MatchmakingResult {
@@ -56,7 +60,8 @@ struct MatchmakingResult {
     // Messages for other purposes that reached the ROUTER meanwhile (parts of the group just begun): pass
     // them to AllReduceRound::run.
     std::vector<net::WireMessage> early;
-    bool leader = false; // this peer led the group
+    bool leader = false;  // this peer led the group
+    std::string leaderId; // the peer that began the group (this peer's id when it led; empty when alone)
     // Each leader this matchmaking stopped following, and why, naming it by its whole id (for the log).
     std::vector<std::string> problems;
 };

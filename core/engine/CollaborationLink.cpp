@@ -129,6 +129,7 @@ collab::GroupSpec stateSpec(collab::GroupSpec spec, std::int64_t size) {
 struct CollaborationLink::RunningRound {
     std::unique_ptr<collab::AllReduceRound> round;
     collab::GroupSpec spec;
+    std::string leaderId; // who began the group (FormedGroup::leaderId)
     bool state = false;
     std::chrono::milliseconds connectWait{};
     SteadyClock::time_point began;
@@ -491,6 +492,7 @@ std::future<RoundOutcome> CollaborationLink::beginAverage(FormedGroup& formed, s
                                                                   roundOptions);
         running->round->onTransition([this](const std::string& line) { trace(line); });
         running->spec = std::move(spec);
+        running->leaderId = formed.leaderId;
         running->state = state;
         running->connectWait = roundOptions.connectWait;
         running->began = SteadyClock::now();
@@ -565,6 +567,30 @@ RoundOutcome CollaborationLink::outcomeOf(Session& s, RunningRound& running) {
              QByteArray::fromStdString(result.leftBeforeRound.front()).toHex().left(16).toStdString() +
              " left the group before its round: looking for a group again rather than stepping without "
              "it");
+    }
+    // More of the group's other members misfit this member's plan than fit it: its leader gave members
+    // different plans (each valid on its own), so the values hold little but this member's own. The leader
+    // is not followed for a while (a member can feign a misfit, but not outnumber those that fit), and this
+    // peer looks for a group again, keeping its gradient, once an epoch as above: stepping with its own
+    // values would part it from the rest until the next state round. Silent members count neither way.
+    if (const std::size_t others = spec.members.size() - 1; result.plansDiffer()) {
+        const std::string leader = QByteArray::fromStdString(running.leaderId).toHex().toStdString();
+        if (!running.leaderId.empty() && running.leaderId != peerId_) {
+            s.matchmaking->distrustLeader(running.leaderId);
+            note("epoch " + std::to_string(spec.epoch) + ": " + std::to_string(result.planMismatches.size()) +
+                 " of the " + std::to_string(others) +
+                 " other members sent messages that do not fit the plan leader " + leader +
+                 " gave this peer, and fewer fitted it: that leader gave members different plans; not "
+                 "followed for " +
+                 std::to_string(options_.matchmaking.distrustLeadersFor.count()) + " s");
+        }
+        if (!state && !outcome.regroup && s.regroupedEpoch != spec.epoch) {
+            s.regroupedEpoch = spec.epoch;
+            outcome.regroup = true;
+            outcome.complete = false;
+            note("epoch " + std::to_string(spec.epoch) +
+                 ": the group's plans did not fit: looking for a group again rather than stepping alone");
+        }
     }
     // A state round's span averaged by a member that put too much weight on its parts holds what that
     // member chose (its own parameters, under a weight of 10^12): the round is not taken, by any member
@@ -1166,7 +1192,8 @@ void CollaborationLink::placeGroup(Session& s, collab::MatchmakingResult result,
         s.chaseFailed = false;
     }
     s.groupOutstanding = true;
-    s.pending = FormedGroup{std::move(result.group), std::move(result.early), result.leader};
+    s.pending = FormedGroup{std::move(result.group), std::move(result.early), result.leader,
+                            std::move(result.leaderId)};
     s.pendingSince = SteadyClock::now();
 }
 

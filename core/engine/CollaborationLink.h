@@ -37,6 +37,7 @@ struct FormedGroup {
     collab::GroupSpec group;
     std::vector<net::WireMessage> early; // parts that arrived before the round began
     bool leader = false;
+    std::string leaderId; // the peer that began it (this peer's id when it led; empty when alone)
 };
 
 struct RoundOutcome {

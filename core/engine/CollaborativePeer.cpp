@@ -161,8 +161,14 @@ std::string CollaborativePeer::parametersSha256() const {
 
 void CollaborativePeer::offerState() {
     lastGood_ = replica_->exportState();
+    std::optional<collab::TrainingState> forged;
+    if (options_.fakeState) {
+        forged = *lastGood_;
+        GradientAttack::forgeState(*forged);
+    }
+    const collab::TrainingState& served = forged ? *forged : *lastGood_;
     auto snapshot = std::make_shared<const collab::StateChunker>(
-        collab::StateSnapshot::serialize(*lastGood_, schema_), replica_->epoch());
+        collab::StateSnapshot::serialize(served, schema_), served.epoch);
     link_->epochCompleted(replica_->epoch(), std::move(snapshot));
 }
 

@@ -25,13 +25,17 @@ std::optional<GradientAttack::Kind> GradientAttack::fromName(const QString& name
         return Kind::FutureEpoch;
     if (name == QLatin1String("equivocate"))
         return Kind::Equivocate;
+    if (name == QLatin1String("split-plans"))
+        return Kind::SplitPlans;
+    if (name == QLatin1String("fake-state"))
+        return Kind::FakeState;
     return std::nullopt;
 }
 
 QString GradientAttack::names() {
     return QStringLiteral(
         "none, negate, random, negative-moments, heavy-state, inflated-samples, always-ready, "
-        "future-epoch or equivocate");
+        "future-epoch, equivocate, split-plans or fake-state");
 }
 
 void GradientAttack::alterReply(std::size_t member, float* values, std::int64_t count) {
@@ -74,6 +78,14 @@ void GradientAttack::applyToState(Kind kind, std::vector<float>& state, std::int
         std::fill(state.begin(), state.begin() + parameterCount, 0.5f);
     else
         std::fill(state.begin() + 2 * parameterCount, state.end(), -1e30f);
+}
+
+void GradientAttack::forgeState(collab::TrainingState& state) {
+    for (auto& [name, array] : state.parameters) {
+        const std::vector<float> half(static_cast<std::size_t>(array.elements()), 0.5f);
+        array = array::HostArray::ofFloats(array.shape, half.data());
+    }
+    ++state.epoch;
 }
 
 } // namespace sahaj::engine

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/collab/TrainingState.h"
+
 #include <QString>
 
 #include <cstddef>
@@ -22,7 +24,10 @@ namespace sahaj::engine {
 // weight reaches their groups, and the other believes its own claim, so that it is always ready to step;
 // the third publishes records two epochs ahead of its own. One lies as an aggregator: it sends each member
 // of its group other averages of its span (the mean plus the member's index + 1 in every value), each under
-// a valid seal of what that member got.
+// a valid seal of what that member got. One lies as a leader: it declares the shortest gather any peer could,
+// so that it leads often, and gives each member of its groups another plan. One lies as a donor: it serves
+// newcomers a state of its own making (every parameter 0.5, moments kept) that claims an epoch ahead of
+// its own. A hostile volunteer may lie in several roles at once (AttackPlan).
 class GradientAttack {
 public:
     enum class Kind {
@@ -34,7 +39,9 @@ public:
         InflatedSamples,
         AlwaysReady,
         FutureEpoch,
-        Equivocate
+        Equivocate,
+        SplitPlans,
+        FakeState
     };
 
     static constexpr double kScale = 1000.0;
@@ -43,7 +50,7 @@ public:
     static constexpr std::uint64_t kFutureEpochLead = 2;
 
     // "none", "negate", "random", "negative-moments", "heavy-state", "inflated-samples", "always-ready",
-    // "future-epoch" or "equivocate"; nullopt for anything else.
+    // "future-epoch", "equivocate", "split-plans" or "fake-state"; nullopt for anything else.
     static std::optional<Kind> fromName(const QString& name);
     // Every name fromName takes, for messages.
     static QString names();
@@ -68,12 +75,10 @@ public:
     static std::uint64_t believedSamples(Kind kind, std::uint64_t samples) {
         return kind == Kind::AlwaysReady ? kInflatedSamples : samples;
     }
+    // FakeState: makes `state` the one this donor serves: every parameter 0.5, the epoch one ahead.
+    static void forgeState(collab::TrainingState& state);
     // Equivocate: what this aggregator sends member `member` of a part of its span instead of the mean.
     static void alterReply(std::size_t member, float* values, std::int64_t count);
-    // How many epochs ahead of its own its progress records claim to be.
-    static std::uint64_t publishedEpochLead(Kind kind) {
-        return kind == Kind::FutureEpoch ? kFutureEpochLead : 0;
-    }
 };
 
 } // namespace sahaj::engine

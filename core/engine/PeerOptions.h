@@ -40,6 +40,9 @@ struct PeerOptions {
     std::uint64_t stopAtEpoch = 0;
     // Testing a run's defences only: send this instead of the gradient (GradientAttack).
     GradientAttack::Kind attack = GradientAttack::Kind::None;
+    // Testing a run's defences only (GradientAttack::FakeState): as a donor, serve a state of its own
+    // making. False for every honest peer.
+    bool fakeState = false;
     // How link.role was chosen when the peer joined (ReachabilityCheck), for the user, and again when its
     // address changes.
     Reachability reachability;

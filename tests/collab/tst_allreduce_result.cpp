@@ -1,5 +1,5 @@
 // AllReduceResult: which overweight senders' span means a member took, the test of whether a state round is
-// taken.
+// taken; whether the group's plans differed.
 #include "core/collab/AllReduceRound.h"
 
 #include <QTest>
@@ -41,6 +41,18 @@ private Q_SLOTS:
         result.violators = {{std::string(32, 'x'), "a part below the floor"}};
         result.spanAveraged = {true, true, true};
         QVERIFY(result.overweightSpansTaken(group()).empty());
+    }
+
+    // Plans differ when more members misfit this member's plan than fit it; silent ones count neither way.
+    void plansDifferOnlyWhenMisfitsOutnumberFits() {
+        AllReduceResult result;
+        QVERIFY(!result.plansDiffer()); // nothing misfit
+        result.planMismatches = {std::string(32, 'x')};
+        QVERIFY(result.plansDiffer()); // the leader's parts misfit, the other member was silent
+        result.planFits = 1;
+        QVERIFY(!result.plansDiffer()); // one liar feigning a misfit against one honest member that fits
+        result.planMismatches.push_back(std::string(32, 'b'));
+        QVERIFY(result.plansDiffer()); // every other member of a split group misfits
     }
 };
 

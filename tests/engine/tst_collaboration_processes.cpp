@@ -506,6 +506,25 @@ private Q_SLOTS:
                  qPrintable(epochHistory(run.v)));
     }
 
+    // Row 9, in a run: a volunteer that, as a leader, declares the shortest gather (so that it leads) and
+    // gives each member another plan, each valid on its own. Every member's parts misfit every other's
+    // plan: the members look for a group again, keeping their gradient, and no longer follow that leader;
+    // nobody is banned (no member can prove who lied). Without that, v and w each stepped with their own
+    // gradient whenever it led, and ended with different parameters (no state round before step 4).
+    void aLeaderGivingMembersDifferentPlansIsLeftBehind() {
+        const LiarRun run = runWithALiar("split-plans", "split-plans", "384", "5");
+        if (QTest::currentTestFailed())
+            return;
+        int named = 0;
+        for (const Peer* peer : run.honest())
+            if (readText(peer->dir + "/log.err").contains("leader " + run.liarId + " gave this peer"))
+                ++named;
+        // The liar leads only where it declared first and was followed: in a run where it never led (a slow
+        // start), there was nothing to leave.
+        if (named == 0)
+            qWarning("the liar led no group of an honest peer in this run: the defence was not exercised");
+    }
+
     // (i) Admitted is not trusted: a volunteer lies about its progress, and the honest volunteers still
     // finish every step with equal parameters, their epochs as large as the honest samples make them.
     // inflated-samples: it claims 10^12 samples in its records, on joining and as its gradient's weight,

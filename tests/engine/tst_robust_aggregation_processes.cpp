@@ -3,19 +3,24 @@
 // weighted mean the honest peers keep less than half of what a clean run learns in the same epochs; with
 // CenteredClip they keep more than half, and end within 10 % of the clean loss. Every volunteer, attackers
 // included, must have trained in groups: a run the attackers never reached proves nothing. The loss
-// compared is the honest
-// volunteers' own training loss (the mean over their micro-batches, computed with the current
-// parameters), which no attacker can touch, unlike the averaged loss the group reports.
+// compared is the honest volunteers' own training loss (the mean over their micro-batches, computed with
+// the current parameters), which no attacker can touch, unlike the averaged loss the group reports. The
+// second test has the two attackers lie in every role (sender, leader, donor, aggregator) while an honest
+// volunteer joins late and loads a state from donors among which they are.
 #include "tests/common/NodePeers.h"
 #include "tests/common/TestFiles.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <vector>
 
 using namespace sahaj::test;
@@ -26,6 +31,16 @@ const QStringList kTiming{"--gather-ms", "5000", "--min-gather-ms", "700",
                           "--lead-ms",   "1000", "--threads",       "1"};
 constexpr int kVolunteers = 8;
 constexpr int kEpochs = 10;
+
+// Who attacks how: the attackers' `--attack` kinds (the first attacker takes attacks[0], the second
+// attacks[1]); with lateJoiner, volunteer 0 (honest) starts once volunteer 1 has finished three epochs, so
+// that it must load a state from the donors, the attackers among them; each attacker must have averaged in
+// a group in at least attackerGroups epochs (one lying as an aggregator is banned at its first lie).
+struct Scenario {
+    QStringList attacks{"negate", "random"};
+    bool lateJoiner = false;
+    int attackerGroups = kEpochs / 3;
+};
 
 struct Outcome {
     double firstLoss = 0.0;      // the honest peers' mean local loss at the first epoch
@@ -42,6 +57,16 @@ class TestRobustAggregationProcesses : public QObject {
     QTemporaryDir dir_;
     QString tokenizer_;
     QString corpus_;
+    QString mean_; // the run's manifests: the weighted mean, and CenteredClip
+    QString clip_;
+    std::optional<Outcome> clean_;
+
+    // The clean run both tests compare with, trained once.
+    const Outcome& cleanRun() {
+        if (!clean_)
+            clean_ = train(mean_, "clean", 0);
+        return *clean_;
+    }
 
     QString manifest(const QString& name, const QString& aggregation) {
         const QString path = dir_.filePath(name + ".json");
@@ -52,8 +77,44 @@ class TestRobustAggregationProcesses : public QObject {
         return init.status == 0 ? path : QString();
     }
 
-    // A coordinator and kVolunteers volunteers, the last `attackers` of them attacking, for kEpochs.
-    Outcome train(const QString& manifestPath, const QString& name, int attackers) {
+    // One line per epoch: the groups the honest peers averaged in (members, and how many of them attack)
+    // and the attackers' share of the weight each group counted. CenteredClip holds while attackers are
+    // well under half of a group's weight; a run whose groups split, or whose honest peers were starved of
+    // CPU, can hand them more, and this is what tells such a run from a broken defence.
+    static void describeGroups(const QString& name, const std::vector<NodePeer>& peers, int attackers) {
+        QSet<QString> attackerIds;
+        for (int i = kVolunteers - attackers; i < kVolunteers; ++i)
+            attackerIds.insert(
+                readJsonObject(peers[static_cast<std::size_t>(i)].dir + "/summary.json")["id"].toString());
+        std::map<qint64, QSet<QString>> groups; // epoch -> "members/attackers share%"
+        for (int i = 0; i < kVolunteers - attackers; ++i)
+            for (const QJsonObject& epoch :
+                 readJsonLines(peers[static_cast<std::size_t>(i)].dir + "/epochs.jsonl")) {
+                double total = 0.0, attacking = 0.0;
+                int members = 0, attackingMembers = 0;
+                for (const QJsonValue& member : epoch["members"].toArray()) {
+                    const QJsonObject m = member.toObject();
+                    const bool attacker = attackerIds.contains(m["id"].toString());
+                    ++members;
+                    attackingMembers += attacker ? 1 : 0;
+                    total += m["counted"].toDouble();
+                    attacking += attacker ? m["counted"].toDouble() : 0.0;
+                }
+                groups[epoch["epoch"].toInteger()].insert(
+                    QStringLiteral("%1 members, %2 attacking, %3 %% of the weight")
+                        .arg(members)
+                        .arg(attackingMembers)
+                        .arg(total > 0.0 ? 100.0 * attacking / total : 0.0, 0, 'f', 0));
+            }
+        for (const auto& [epoch, seen] : groups)
+            qInfo("%s: epoch %lld: %s", qPrintable(name), epoch,
+                  qPrintable(QStringList(seen.values()).join("; ")));
+    }
+
+    // A coordinator and kVolunteers volunteers, the last `attackers` of them attacking as `scenario` says,
+    // for kEpochs.
+    Outcome train(const QString& manifestPath, const QString& name, int attackers,
+                  const Scenario& scenario = {}) {
         const QString coordinatorDir = dir_.filePath(name + "/coordinator");
         NodePeer coordinator = startNode(
             coordinatorDir, coordinatorArguments(manifestPath, coordinatorDir) +
@@ -62,20 +123,32 @@ class TestRobustAggregationProcesses : public QObject {
         const QString bootstrap = coordinatorAddress(coordinator.dir + "/log");
         if (bootstrap.isEmpty())
             return {};
-        std::vector<NodePeer> peers;
-        for (int i = 0; i < kVolunteers; ++i) {
+        std::vector<NodePeer> peers(kVolunteers);
+        const auto start = [&](int i) {
             const QString dir = dir_.filePath(QStringLiteral("%1/v%2").arg(name).arg(i));
             QStringList arguments = volunteerArguments(QString(manifestPath).replace(".json", ".join"),
                                                        bootstrap, dir, kEpochs, 100 + i);
             const int attacker = i - (kVolunteers - attackers);
             if (attacker >= 0)
-                arguments << "--attack" << (attacker % 2 == 0 ? "negate" : "random");
-            peers.push_back(startNode(dir, arguments + kTiming));
+                arguments << "--attack" << scenario.attacks[attacker % scenario.attacks.size()];
+            peers[static_cast<std::size_t>(i)] = startNode(dir, arguments + kTiming);
+        };
+        for (int i = scenario.lateJoiner ? 1 : 0; i < kVolunteers; ++i)
+            start(i);
+        if (scenario.lateJoiner) {
+            for (int wait = 0; wait < 3000 && readJsonLines(peers[1].dir + "/epochs.jsonl").size() < 3;
+                 ++wait)
+                QTest::qWait(100);
+            start(0);
         }
-        std::vector<NodePeer*> all;
-        for (NodePeer& peer : peers)
-            all.push_back(&peer);
-        const bool finished = finishNodes(all, 900000);
+        // The honest volunteers finish; an attacker may not (one banned by every peer that could still serve
+        // it a state waits for a donor for good), and is stopped once they have.
+        std::vector<NodePeer*> honest;
+        for (int i = 0; i < kVolunteers - attackers; ++i)
+            honest.push_back(&peers[static_cast<std::size_t>(i)]);
+        const bool finished = finishNodes(honest, 900000);
+        for (int i = kVolunteers - attackers; i < kVolunteers; ++i)
+            stopNode(peers[static_cast<std::size_t>(i)]);
         stopNode(coordinator);
         if (!finished)
             qWarning("%s: not every volunteer reached epoch %d", qPrintable(name), kEpochs);
@@ -87,7 +160,7 @@ class TestRobustAggregationProcesses : public QObject {
             for (const QJsonObject& epoch :
                  readJsonLines(peers[static_cast<std::size_t>(i)].dir + "/epochs.jsonl"))
                 grouped += epoch["alone"].toBool() ? 0 : 1;
-            if (grouped < kEpochs / 3) {
+            if (grouped < (i >= kVolunteers - attackers ? scenario.attackerGroups : kEpochs / 3)) {
                 qWarning(
                     "%s: volunteer %d averaged in a group in %d epochs only; its log ends:\n%s",
                     qPrintable(name), i, grouped,
@@ -95,6 +168,8 @@ class TestRobustAggregationProcesses : public QObject {
                 outcome.everyoneTrained = false;
             }
         }
+
+        describeGroups(name, peers, attackers);
 
         // The first loss is each honest peer's first own loss (all start from the same parameters). The last
         // loss is the mean over every honest record of the run's last two epochs, whoever wrote it: a peer
@@ -144,16 +219,15 @@ private Q_SLOTS:
         dir_.setAutoRemove(qEnvironmentVariableIsEmpty("SAHAJ_KEEP_TEST_DIRS"));
         tokenizer_ = sahaj::test::sampleTokenizerPath();
         corpus_ = qEnvironmentVariable("SAHAJ_SOURCE_DIR") + "/tests/train/data/bengali-sample.txt";
+        mean_ = manifest("robust-mean", "mean");
+        clip_ = manifest("robust-clip", "centered_clip");
+        QVERIFY(!mean_.isEmpty() && !clip_.isEmpty());
     }
 
     void centeredClipResistsTwoAttackersOfEight() {
-        const QString mean = manifest("robust-mean", "mean");
-        const QString clip = manifest("robust-clip", "centered_clip");
-        QVERIFY(!mean.isEmpty() && !clip.isEmpty());
-
-        const Outcome clean = train(mean, "clean", 0);
-        const Outcome attackedMean = train(mean, "attacked-mean", 2);
-        const Outcome attackedClip = train(clip, "attacked-clip", 2);
+        const Outcome& clean = cleanRun();
+        const Outcome attackedMean = train(mean_, "attacked-mean", 2);
+        const Outcome attackedClip = train(clip_, "attacked-clip", 2);
         // At least four honest records of the last two epochs: on two shared cores a volunteer can be
         // starved of CPU for whole epochs, and the losses below are means over those that were not.
         for (const Outcome* outcome : {&clean, &attackedMean, &attackedClip}) {
@@ -179,6 +253,74 @@ private Q_SLOTS:
         QVERIFY2(std::abs(attackedClip.lastLoss - clean.lastLoss) <= 0.1 * clean.lastLoss,
                  qPrintable(QStringLiteral("CenteredClip's loss %1 is not within 10 %% of the clean %2")
                                 .arg(attackedClip.lastLoss)
+                                .arg(clean.lastLoss)));
+    }
+
+    // The 25 %-attackers test with the attackers lying in every role (docs/security.md): each sends a
+    // corrupted gradient (one reversed, one random); as a leader, each declares the shortest gather and
+    // gives each member another plan; as a donor, each serves a state of its own making, an epoch ahead;
+    // as an aggregator, the second sends each member other averages under valid seals. Only the second
+    // lies as an aggregator: that lie is proved at once and gets it banned by every peer that saw it, after
+    // which it lies in no role at all; the first, whose lies prove nothing, goes on lying in the other three
+    // to the end. An honest volunteer joins late and loads its state from donors among which they are.
+    // With CenteredClip the honest peers keep more than half the clean gain and end within 10 % of the
+    // clean loss, and the late joiner trains on from an honest state.
+    void twoAttackersOfEightInEveryRoleAreHeldOff() {
+        Scenario scenario;
+        scenario.attacks = {"negate,split-plans,fake-state", "random,equivocate,split-plans,fake-state"};
+        scenario.lateJoiner = true;
+        scenario.attackerGroups = 1;
+        const Outcome& clean = cleanRun();
+        const Outcome attacked = train(clip_, "every-role", 2, scenario);
+        QVERIFY2(attacked.honest >= 4, "too few honest records of the last two epochs");
+        QVERIFY2(attacked.everyoneTrained, "a volunteer did not take part (see the warnings above)");
+
+        // Which lies reached an honest peer, and what it said of them.
+        QStringList attackerIds;
+        for (int i = kVolunteers - 2; i < kVolunteers; ++i)
+            attackerIds << readJsonObject(
+                               dir_.filePath(QStringLiteral("every-role/v%1/summary.json").arg(i)))["id"]
+                               .toString();
+        int banned = 0, leftLeaders = 0, refusedDonors = 0;
+        for (int i = 0; i < kVolunteers - 2; ++i) {
+            const QString log = readText(dir_.filePath(QStringLiteral("every-role/v%1/log.err").arg(i)));
+            for (const QString& id : attackerIds) {
+                banned += log.contains("banned peer " + id) ? 1 : 0;
+                leftLeaders += log.contains("leader " + id + " gave this peer") ? 1 : 0;
+                refusedDonors += log.contains("donor " + id.left(8) + ": offers") ? 1 : 0;
+            }
+        }
+        qInfo("every-role: honest peers banned an equivocating aggregator %d times, left a leader of split "
+              "plans %d times, refused a donor's own state %d times",
+              banned, leftLeaders, refusedDonors);
+
+        // The late joiner loaded a state, not the attackers' (every parameter 0.5: its loss would be far
+        // from the others').
+        const std::vector<QJsonObject> late = readJsonLines(dir_.filePath("every-role/v0/epochs.jsonl"));
+        QVERIFY2(std::any_of(late.begin(), late.end(),
+                             [](const QJsonObject& epoch) { return epoch["state_loaded"].toBool(); }),
+                 "the late joiner loaded no state");
+        double lateLoss = 0.0;
+        for (const QJsonObject& epoch : late)
+            if (epoch["local_loss"].toDouble() > 0.0)
+                lateLoss = epoch["local_loss"].toDouble();
+        QVERIFY2(lateLoss > 0.0 && std::abs(lateLoss - clean.lastLoss) <= 0.1 * clean.lastLoss,
+                 qPrintable(QStringLiteral("the late joiner's last loss %1, the clean run's %2")
+                                .arg(lateLoss)
+                                .arg(clean.lastLoss)));
+
+        const double cleanGain = clean.firstLoss - clean.lastLoss;
+        QVERIFY2(cleanGain > 0.05, "the clean run did not learn");
+        QVERIFY2(clean.firstLoss - attacked.lastLoss > 0.5 * cleanGain,
+                 qPrintable(QStringLiteral("with attackers in every role the loss fell only to %1 from %2, "
+                                           "less than half the clean run's gain %3")
+                                .arg(attacked.lastLoss)
+                                .arg(clean.firstLoss)
+                                .arg(cleanGain)));
+        QVERIFY2(std::abs(attacked.lastLoss - clean.lastLoss) <= 0.1 * clean.lastLoss,
+                 qPrintable(QStringLiteral("the loss %1 with attackers in every role is not within 10 %% of "
+                                           "the clean %2")
+                                .arg(attacked.lastLoss)
                                 .arg(clean.lastLoss)));
     }
 };
