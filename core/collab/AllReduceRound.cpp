@@ -1,4 +1,5 @@
 #include "core/collab/AllReduceRound.h"
+#include "core/collab/DealerPool.h"
 
 #include "core/collab/PartHeader.h"
 #include "core/collab/PartitionPlan.h"
@@ -279,6 +280,16 @@ public:
     std::vector<net::WireMessage> takeOtherMessages() { return std::exchange(result_.otherMessages, {}); }
 
     AllReduceResult take() { return std::move(result_); }
+
+    // Only the connections to aggregators whose span came back averaged: one that failed may still hold
+    // this member's parts in its queue, which a kept connection would go on sending.
+    void keepDealersIn(DealerPool& pool) {
+        for (auto& [aggregator, socket] : dealers_)
+            if (aggregator < result_.spanAveraged.size() && result_.spanAveraged[aggregator])
+                pool.keep(spec_.members[aggregator].endpoint, spec_.members[aggregator].curveKey,
+                          std::move(socket));
+        dealers_.clear();
+    }
 
     void onTransition(std::function<void(const std::string&)> log) { log_ = std::move(log); }
 
@@ -803,11 +814,15 @@ private:
     // GroupBegins), so it is excluded from this round but not held against it; an honest member would
     // otherwise ban honest members, every epoch, on a lying leader's word.
     void planMismatch(const std::string& peerId, const std::string& why) {
+        notePlanMismatch(peerId);
+        blame(peerId, false, "a plan mismatch: " + why);
+    }
+
+    void notePlanMismatch(const std::string& peerId) {
         if (std::find(result_.planMismatches.begin(), result_.planMismatches.end(), peerId) ==
                 result_.planMismatches.end() &&
             spec_.indexOf(peerId) >= 0 && spec_.indexOf(peerId) != me_)
             result_.planMismatches.push_back(peerId);
-        blame(peerId, false, "a plan mismatch: " + why);
     }
 
     void onRouterMessage(net::WireMessage message) {
@@ -1021,6 +1036,13 @@ private:
         }
     }
 
+    // An aggregator's reply that does not fit this member's plan: counted among the plan's misfits, like a
+    // member's part (plansDiffer), and thrown, which fails the span.
+    net::ProtocolViolation misfit(std::size_t aggregator, const std::string& why) {
+        notePlanMismatch(spec_.members[aggregator].peerId);
+        return net::ProtocolViolation(why);
+    }
+
     void onAveraged(std::size_t aggregator, const net::WireMessage& message) {
         const wire::Envelope& envelope = message.envelope;
         if (envelope.sender() != spec_.members[aggregator].peerId)
@@ -1048,13 +1070,13 @@ private:
         if (part.group_id() != spec_.groupId || part.epoch() != spec_.epoch ||
             part.span() != static_cast<std::uint32_t>(aggregator) ||
             static_cast<std::int64_t>(part.part()) >= plan_.partCount(static_cast<std::int64_t>(aggregator)))
-            throw net::ProtocolViolation("an averaged part for another group, epoch, span or part");
+            throw misfit(aggregator, "an averaged part for another group, epoch, span or part");
         const ElementRange range = plan_.part(static_cast<std::int64_t>(aggregator), part.part());
         if (part.offset() != static_cast<std::uint64_t>(range.offset) ||
             part.count() != static_cast<std::uint64_t>(range.size) ||
             part.encoding().SerializeAsString() != spec_.encoding.SerializeAsString())
-            throw net::ProtocolViolation(
-                "an averaged part whose offset, count or encoding differs from the plan");
+            throw misfit(aggregator,
+                         "an averaged part whose offset, count or encoding differs from the plan");
         if (spanFailed_[aggregator] || received_[aggregator].count(part.part()) || spanDigests_[aggregator])
             return; // a repeated average is no progress: the span's timeout runs on
         heardFrom_[aggregator] = Clock::now();
@@ -1252,6 +1274,12 @@ AllReduceResult AllReduceRound::takeResult() {
     if (phase() != Phase::Done)
         throw std::logic_error("the round has not finished");
     return state_->take();
+}
+
+void AllReduceRound::keepDealersIn(DealerPool& pool) {
+    if (phase() != Phase::Done)
+        throw std::logic_error("the round has not finished");
+    state_->keepDealersIn(pool);
 }
 
 AllReduceResult AllReduceRound::run(std::vector<float> local, std::vector<net::WireMessage> early) {

@@ -26,6 +26,8 @@ class PeerIdentity;
 
 namespace sahaj::collab {
 
+class DealerPool;
+
 // A range of the averaged vector whose values may not fall below a floor: a state round's second moments
 // (LAMB's v) are never negative, and one negative value would make the averaged state unusable for every
 // member. Checked on every part as it arrives: a sender whose part breaks it is excluded and named.
@@ -200,6 +202,10 @@ public:
     std::vector<net::WireMessage> takeOtherMessages();
     // Once Done. Throws std::logic_error before.
     AllReduceResult takeResult();
+    // Once Done, before takeResult(): leaves its DEALERs to the aggregators whose span came back averaged in
+    // `pool`, for the next matchmaking that asks one of them to lead (DealerPool), and closes the others.
+    // Throws std::logic_error before Done.
+    void keepDealersIn(DealerPool& pool);
 
     int memberIndex() const { return me_; }
 

@@ -1,6 +1,7 @@
 #include "core/collab/Matchmaking.h"
 
 #include "core/collab/AllReduceRound.h"
+#include "core/collab/DealerPool.h"
 #include "core/collab/GroupPlanner.h"
 #include "core/collab/LeaderCandidate.h"
 #include "core/collab/LeaderTrust.h"
@@ -79,10 +80,11 @@ class Matchmaking::State {
 public:
     State(MatchmakingBoard& board, const net::MessageCodec& codec, const net::SocketFactory& sockets,
           zmq::socket_t* router, const MatchmakingOptions& options, LeaderTrust& trust,
-          const std::function<void(const std::string&)>& log, std::uint64_t epoch, GroupMember self,
-          std::vector<std::string> expected)
+          const std::function<void(const std::string&)>& log, std::uint64_t& lastRequestId,
+          std::uint64_t epoch, GroupMember self, std::vector<std::string> expected)
         : board_(board), codec_(codec), sockets_(sockets), router_(router), options_(options), trust_(trust),
-          log_(log), epoch_(epoch), self_(std::move(self)), expected_(std::move(expected)) {
+          log_(log), epoch_(epoch), self_(std::move(self)), expected_(std::move(expected)),
+          lastRequestId_(lastRequestId) {
         deadline_ = Clock::now() + options_.deadline;
         deadlineMs_ = board_.nowMs() + static_cast<std::uint64_t>(options_.deadline.count());
         if (router_)
@@ -410,6 +412,14 @@ private:
         result_.leader = false;
     }
 
+    // Done with the DEALER to the leader followed: kept for the next time this peer asks it (DealerPool), or
+    // closed.
+    void releaseDealer() {
+        if (dealer_ && options_.dealers && following_)
+            options_.dealers->keep(following_->endpoint, following_->curveKey, std::move(*dealer_));
+        dealer_.reset();
+    }
+
     // Asking: sends `target` a JoinRequest through a DEALER of its own, within the reply timeout.
     void startFollowing(const LeaderCandidate& target) {
         leading_ = false;
@@ -419,7 +429,10 @@ private:
             enter(Phase::Choosing, "no key known for leader " + net::LogText::shortHex(target.peerId));
             return;
         }
-        dealer_ = sockets_.connectDealer(target.endpoint, target.curveKey);
+        const std::size_t reusedBefore = options_.dealers ? options_.dealers->reused() : 0;
+        dealer_ = options_.dealers ? options_.dealers->take(target.endpoint, target.curveKey)
+                                   : sockets_.connectDealer(target.endpoint, target.curveKey);
+        const bool kept = options_.dealers && options_.dealers->reused() > reusedBefore;
         requestId_ = ++lastRequestId_;
         wire::Envelope envelope;
         envelope.set_request_id(requestId_);
@@ -430,7 +443,8 @@ private:
         request->set_expiration_ms(deadlineMs_);
         request_ = codec_.encode(std::move(envelope));
         replyBy_ = std::min(deadline_, Clock::now() + options_.joinReplyTimeout);
-        enter(Phase::Asking, "asking leader " + net::LogText::shortHex(target.peerId) + " to join");
+        enter(Phase::Asking, "asking leader " + net::LogText::shortHex(target.peerId) + " to join" +
+                                 (kept ? " (over a kept connection)" : ""));
     }
 
     // A DEALER with ZMQ_IMMEDIATE queues nothing until its connection completes: the request waits for it.
@@ -440,7 +454,7 @@ private:
             enter(Phase::AwaitingReply, "asked");
         } else if (Clock::now() >= replyBy_) {
             const LeaderCandidate target = *following_;
-            dealer_.reset();
+            dealer_.reset(); // never connected: nothing worth keeping
             refuse(target);
             forgiveRedirectorsTo(target.peerId);
             enter(Phase::Choosing, "no connection to leader " + net::LogText::shortHex(target.peerId));
@@ -461,7 +475,7 @@ private:
                 return askAgainLater(target,
                                      "leader " + net::LogText::shortHex(target.peerId) + " is not gathering");
             if (reply.code() != wire::JoinReply::ACCEPTED) {
-                dealer_.reset();
+                releaseDealer();
                 refuse(target);
                 enter(Phase::Choosing, "leader " + net::LogText::shortHex(target.peerId) +
                                            " refused: " + wire::JoinReply::Code_Name(reply.code()));
@@ -484,8 +498,12 @@ private:
             const wire::Envelope& received = message->envelope;
             if (received.sender() != target.peerId)
                 continue;
+            // A kept connection may bring a GroupBegin the leader sent for an earlier matchmaking, after
+            // this peer stopped waiting for it: not this epoch's, and not the leader's fault.
+            if (received.has_group_begin() && received.group_begin().epoch() != epoch_)
+                continue;
             if (received.has_group_begin()) {
-                dealer_.reset();
+                releaseDealer();
                 if (acceptGroup(target, received.group_begin()))
                     enter(Phase::Done, "joined the group of " + std::to_string(result_.group.members.size()) +
                                            " that leader " + net::LogText::shortHex(target.peerId) +
@@ -498,7 +516,7 @@ private:
             if (received.has_join_reply() && received.join_reply().code() == wire::JoinReply::REDIRECT)
                 return redirect(target, received.join_reply());
             if (received.has_join_reply() && received.join_reply().code() != wire::JoinReply::ACCEPTED) {
-                dealer_.reset();
+                releaseDealer();
                 refuse(target);
                 enter(Phase::Choosing, "leader " + net::LogText::shortHex(target.peerId) + " cancelled");
                 return;
@@ -508,7 +526,7 @@ private:
             holdToDeclaredExpiration(target);
         if (Clock::now() < beginBy_)
             return;
-        dealer_.reset();
+        releaseDealer();
         if (promised_ <= deadline_)
             leaderBeganNothing(target);
         refuse(target);
@@ -574,7 +592,7 @@ private:
     // later. Ask it once more after a refresh; the second time it is refused like any other (two honest
     // peers that had both followed a liar otherwise each ended alone: docs/protocol.md, Group formation).
     void askAgainLater(const LeaderCandidate& target, const std::string& why) {
-        dealer_.reset();
+        releaseDealer();
         if (!askedAgain_.insert(keyOf(target)).second) {
             refuse(target);
             enter(Phase::Choosing, why + ", again");
@@ -586,7 +604,7 @@ private:
     // The target joined a better leader: follow it there. Its declaration may not have reached this peer's
     // view of the DHT yet; being better, it expires no later than the target.
     void redirect(const LeaderCandidate& target, const wire::JoinReply& reply) {
-        dealer_.reset();
+        releaseDealer();
         refuse(target);
         const std::string from = "leader " + net::LogText::shortHex(target.peerId) + " redirected";
         if (reply.suggested_leader() == self_.peerId || reply.suggested_leader() == target.peerId) {
@@ -783,7 +801,9 @@ private:
     bool leading_ = false;
     std::optional<LeaderCandidate> following_; // the leader this peer is asking or waiting for
     std::map<std::string, Accepted> accepted_; // by peer id
-    std::uint64_t lastRequestId_ = 0;
+    // Across this peer's matchmakings (Matchmaking::lastRequestId_): a kept DEALER (DealerPool) may still
+    // bring the reply to a request of an earlier one.
+    std::uint64_t& lastRequestId_;
     std::uint64_t violations_ = 0;
     MatchmakingResult result_;
 
@@ -857,8 +877,8 @@ void Matchmaking::start(std::uint64_t epoch, GroupMember self, std::vector<std::
     } catch (const net::ProtocolViolation& e) {
         throw std::invalid_argument(std::string("cannot join a group as described: ") + e.what());
     }
-    state_ = std::make_unique<State>(board_, codec_, sockets_, router_, options_, trust_, log_, epoch,
-                                     std::move(self), std::move(expected));
+    state_ = std::make_unique<State>(board_, codec_, sockets_, router_, options_, trust_, log_,
+                                     lastRequestId_, epoch, std::move(self), std::move(expected));
 }
 
 void Matchmaking::step() {

@@ -117,6 +117,9 @@ private:
     MatchmakingOptions options_;
     MatchmakingBoard board_;
     LeaderTrust trust_; // across this peer's matchmakings
+    // The last join request's id, across this peer's matchmakings: a kept connection (DealerPool) may bring
+    // the reply to a request of an earlier one, which must not pass for this one's.
+    std::uint64_t lastRequestId_ = 0;
     std::function<void(const std::string&)> log_;
     std::unique_ptr<State> state_;
 };

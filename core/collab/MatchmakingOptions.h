@@ -15,6 +15,8 @@
 
 namespace sahaj::collab {
 
+class DealerPool;
+
 struct MatchmakingOptions {
     // Hash of the parameter names, shapes, dtypes and the run manifest (16 to 64 bytes): peers with other
     // hashes never group.
@@ -48,6 +50,9 @@ struct MatchmakingOptions {
     // A leader caps the bandwidths its members claim by what it saw them deliver (nullptr: taken as
     // claimed). Owned by the caller, on the same thread.
     const BandwidthClaims* claims = nullptr;
+    // Where a follower takes its DEALER to a leader from, and leaves it (nullptr: a new one each time, closed
+    // after). Owned by the caller, on the same thread.
+    DealerPool* dealers = nullptr;
     // Testing a run's defences only (GradientAttack::SplitPlans): as a leader, it declares the shortest
     // gather any peer could, so that it leads often, and gives each member another plan (that member's
     // bandwidth scaled up, each plan valid on its own). False for every honest peer.

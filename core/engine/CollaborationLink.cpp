@@ -1,5 +1,6 @@
 #include "core/engine/CollaborationLink.h"
 
+#include "core/collab/DealerPool.h"
 #include "core/collab/DonorHistory.h"
 #include "core/collab/LatencyProbe.h"
 #include "core/collab/Matchmaking.h"
@@ -163,6 +164,7 @@ struct CollaborationLink::Session {
         if (options.security)
             matchmakingOptions.admission = options.security->admission;
         matchmakingOptions.claims = &claims;
+        matchmakingOptions.dealers = &dealers;
         matchmaking =
             std::make_unique<collab::Matchmaking>(dht, codec, sockets, routerOrNull(), matchmakingOptions);
         matchmaking->onTransition(options.trace);
@@ -277,7 +279,8 @@ struct CollaborationLink::Session {
     collab::ProgressTracker tracker;
     collab::ProgressRefreshPolicy refresh;
     collab::StateServer server;
-    collab::BandwidthClaims claims; // before matchmaking, which reads it
+    collab::BandwidthClaims claims;      // before matchmaking, which reads it
+    collab::DealerPool dealers{sockets}; // before matchmaking and the rounds, which use it
     std::unique_ptr<collab::Matchmaking> matchmaking;
     net::LinkBandwidth bandwidth;
     collab::LatencyProbe probe;
@@ -535,6 +538,7 @@ RoundOutcome CollaborationLink::outcomeOf(Session& s, RunningRound& running) {
     const collab::GroupSpec& spec = running.spec;
     const bool state = running.state;
     RoundOutcome outcome;
+    running.round->keepDealersIn(s.dealers);
     collab::AllReduceResult result = running.round->takeResult();
     for (net::WireMessage& other : result.otherMessages)
         handleRouterMessage(s, std::move(other));

@@ -51,7 +51,7 @@ private Q_SLOTS:
         QVERIFY(result.plansDiffer()); // the leader's parts misfit, the other member was silent
         result.planFits = 1;
         QVERIFY(!result.plansDiffer()); // one liar feigning a misfit against one honest member that fits
-        result.planMismatches.push_back(std::string(32, 'b'));
+        result.planMismatches = {std::string(32, 'x'), std::string(32, 'b')};
         QVERIFY(result.plansDiffer()); // every other member of a split group misfits
     }
 };

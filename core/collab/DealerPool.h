@@ -1,0 +1,66 @@
+#pragma once
+
+#include <zmq.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <list>
+#include <string>
+
+namespace sahaj::net {
+class SocketFactory;
+}
+
+namespace sahaj::collab {
+
+// The DEALERs this peer keeps connected to other peers' ROUTERs between one use and the next, so that asking
+// a leader it has met takes no new connection. A connection costs a TCP and a CURVE handshake, which on a
+// loaded machine or a full line take seconds (the 40-volunteer soak: 178 joins in 20 minutes found no
+// connection to the leader within the 5 s reply timeout, 145 of them to a peer they had averaged with
+// before, and missed its group; docs/soak.md). Every member of a round connects to every aggregator of its
+// group: those DEALERs are kept here when the round ends, and Matchmaking takes one when it asks that peer
+// to lead it.
+//
+// Bounded: at most `capacity` sockets, each kept at most `maxIdle` (the oldest go first), so its memory is
+// a few dozen idle connections whatever the swarm's size. A socket is someone's at a time: take() hands it
+// over and forgets it. Its queue may still hold what its last user was sent (a late average, a reply):
+// take() drops whatever has arrived, and users check every message (sender, request id, group, epoch).
+// Owned by the collaboration thread, like the sockets in it.
+class DealerPool {
+public:
+    using Clock = std::chrono::steady_clock;
+
+    explicit DealerPool(const net::SocketFactory& sockets, std::size_t capacity = 64,
+                        std::chrono::milliseconds maxIdle = std::chrono::minutes(5));
+    DealerPool(const DealerPool&) = delete;
+    DealerPool& operator=(const DealerPool&) = delete;
+
+    // A DEALER to the ROUTER at `endpoint` whose CURVE key is `serverKey`: the one kept for both, emptied
+    // of what arrived meanwhile, else a new one (SocketFactory::connectDealer, whose exceptions pass).
+    zmq::socket_t take(const std::string& endpoint, const std::string& serverKey);
+    // Keeps `socket` for the next take() of the same endpoint and key (replacing one kept for them), then
+    // drops any kept longer than maxIdle and the oldest beyond capacity. An empty endpoint keeps nothing.
+    void keep(const std::string& endpoint, const std::string& serverKey, zmq::socket_t socket);
+
+    std::size_t size() const { return kept_.size(); }
+    // Sockets take() found kept, and ones it had to connect.
+    std::size_t reused() const { return reused_; }
+    std::size_t connected() const { return connected_; }
+
+private:
+    struct Kept {
+        std::string endpoint;
+        std::string serverKey;
+        zmq::socket_t socket;
+        Clock::time_point since;
+    };
+
+    const net::SocketFactory& sockets_;
+    std::size_t capacity_;
+    std::chrono::milliseconds maxIdle_;
+    std::list<Kept> kept_; // oldest first
+    std::size_t reused_ = 0;
+    std::size_t connected_ = 0;
+};
+
+} // namespace sahaj::collab
