@@ -499,8 +499,10 @@ private:
             if (received.sender() != target.peerId)
                 continue;
             // A kept connection may bring a GroupBegin the leader sent for an earlier matchmaking, after
-            // this peer stopped waiting for it: not this epoch's, and not the leader's fault.
-            if (received.has_group_begin() && received.group_begin().epoch() != epoch_)
+            // this peer stopped waiting for it, or a reply to an earlier request: not this epoch's, and not
+            // the leader's fault.
+            if ((received.has_group_begin() && received.group_begin().epoch() != epoch_) ||
+                (received.has_join_reply() && received.request_id() != requestId_))
                 continue;
             if (received.has_group_begin()) {
                 releaseDealer();
