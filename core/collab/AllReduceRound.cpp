@@ -132,6 +132,7 @@ public:
         result_.spanAveraged.assign(members, false);
         heardFrom_.assign(members, now);
         fitted_.assign(members, false);
+        misfit_.assign(members, false);
         arrivals_.resize(members);
         spanFailed_.assign(members, false);
         received_.resize(members);
@@ -264,10 +265,12 @@ public:
         // keeps the local values.
         result_.values = std::move(local_);
         result_.countedWeights = reducer_->weights();
-        for (std::size_t m = 0; m < fitted_.size(); ++m)
-            if (fitted_[m] && static_cast<int>(m) != me_ &&
-                std::find(result_.planMismatches.begin(), result_.planMismatches.end(),
-                          spec_.members[m].peerId) == result_.planMismatches.end())
+        for (std::size_t m = 0; m < misfit_.size(); ++m)
+            if (static_cast<int>(m) == me_)
+                continue;
+            else if (misfit_[m])
+                result_.planMismatches.push_back(spec_.members[m].peerId);
+            else if (fitted_[m])
                 ++result_.planFits;
         measureSenders();
         pacer_->refresh(); // the connections made since the last look, for the count
@@ -819,10 +822,8 @@ private:
     }
 
     void notePlanMismatch(const std::string& peerId) {
-        if (std::find(result_.planMismatches.begin(), result_.planMismatches.end(), peerId) ==
-                result_.planMismatches.end() &&
-            spec_.indexOf(peerId) >= 0 && spec_.indexOf(peerId) != me_)
-            result_.planMismatches.push_back(peerId);
+        if (const int member = spec_.indexOf(peerId); member >= 0 && member != me_)
+            misfit_[static_cast<std::size_t>(member)] = true;
     }
 
     void onRouterMessage(net::WireMessage message) {
@@ -1170,6 +1171,7 @@ private:
 
     std::vector<Clock::time_point> heardFrom_; // last message from each member
     std::vector<bool> fitted_;     // a part or an average from each member fitted this member's plan
+    std::vector<bool> misfit_;     // ... or did not (AllReduceResult::planMismatches, at the end)
     std::vector<bool> spanFailed_; // aggregators this member gave up on
     std::vector<std::set<std::uint32_t>> received_;  // averaged parts received, per aggregator
     std::vector<std::unique_ptr<float[]>> averaged_; // per aggregator: its span's means so far

@@ -15,14 +15,21 @@ DealerPool::DealerPool(const net::SocketFactory& sockets, std::size_t capacity,
 }
 
 zmq::socket_t DealerPool::take(const std::string& endpoint, const std::string& serverKey) {
+    if (std::optional<zmq::socket_t> kept = takeKept(endpoint, serverKey))
+        return std::move(*kept);
+    ++connected_;
+    return sockets_.connectDealer(endpoint, serverKey);
+}
+
+std::optional<zmq::socket_t> DealerPool::takeKept(const std::string& endpoint, const std::string& serverKey) {
     const auto found = std::find_if(kept_.begin(), kept_.end(), [&](const Kept& kept) {
         return kept.endpoint == endpoint && kept.serverKey == serverKey;
     });
-    if (found == kept_.end() || Clock::now() - found->since > maxIdle_) {
-        if (found != kept_.end())
-            kept_.erase(found);
-        ++connected_;
-        return sockets_.connectDealer(endpoint, serverKey);
+    if (found == kept_.end())
+        return std::nullopt;
+    if (Clock::now() - found->since > maxIdle_) {
+        kept_.erase(found);
+        return std::nullopt;
     }
     zmq::socket_t socket = std::move(found->socket);
     kept_.erase(found);
@@ -36,7 +43,7 @@ zmq::socket_t DealerPool::take(const std::string& endpoint, const std::string& s
         } // the rest of that message: its frames come together
     }
     ++reused_;
-    return socket;
+    return std::optional<zmq::socket_t>(std::move(socket));
 }
 
 void DealerPool::keep(const std::string& endpoint, const std::string& serverKey, zmq::socket_t socket) {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <list>
+#include <optional>
 #include <string>
 
 namespace sahaj::net {
@@ -38,6 +39,8 @@ public:
     // A DEALER to the ROUTER at `endpoint` whose CURVE key is `serverKey`: the one kept for both, emptied
     // of what arrived meanwhile, else a new one (SocketFactory::connectDealer, whose exceptions pass).
     zmq::socket_t take(const std::string& endpoint, const std::string& serverKey);
+    // The kept one alone (emptied as above), or nothing: for a caller that says which it got.
+    std::optional<zmq::socket_t> takeKept(const std::string& endpoint, const std::string& serverKey);
     // Keeps `socket` for the next take() of the same endpoint and key (replacing one kept for them), then
     // drops any kept longer than maxIdle and the oldest beyond capacity. An empty endpoint keeps nothing.
     void keep(const std::string& endpoint, const std::string& serverKey, zmq::socket_t socket);

@@ -429,10 +429,12 @@ private:
             enter(Phase::Choosing, "no key known for leader " + net::LogText::shortHex(target.peerId));
             return;
         }
-        const std::size_t reusedBefore = options_.dealers ? options_.dealers->reused() : 0;
-        dealer_ = options_.dealers ? options_.dealers->take(target.endpoint, target.curveKey)
-                                   : sockets_.connectDealer(target.endpoint, target.curveKey);
-        const bool kept = options_.dealers && options_.dealers->reused() > reusedBefore;
+        dealer_.reset();
+        if (options_.dealers)
+            dealer_ = options_.dealers->takeKept(target.endpoint, target.curveKey);
+        const bool kept = dealer_.has_value();
+        if (!kept)
+            dealer_ = sockets_.connectDealer(target.endpoint, target.curveKey);
         requestId_ = ++lastRequestId_;
         wire::Envelope envelope;
         envelope.set_request_id(requestId_);

@@ -563,23 +563,21 @@ RoundOutcome CollaborationLink::outcomeOf(Session& s, RunningRound& running) {
     // left a pair, and the trainer it left stepped alone in the run's last epoch). They all hear it
     // from the leaver and look for a group again, keeping their gradient, once an epoch: a liar that
     // says it every time must not stall anyone.
-    if (!state && !result.leftBeforeRound.empty() && s.regroupedEpoch != spec.epoch) {
-        s.regroupedEpoch = spec.epoch;
-        outcome.regroup = true;
-        outcome.complete = false;
-        note("epoch " + std::to_string(spec.epoch) + ": peer " +
-             QByteArray::fromStdString(result.leftBeforeRound.front()).toHex().left(16).toStdString() +
-             " left the group before its round: looking for a group again rather than stepping without "
-             "it");
-    }
+    if (!state && !result.leftBeforeRound.empty())
+        regroupOnce(
+            s, outcome, spec.epoch,
+            "peer " +
+                QByteArray::fromStdString(result.leftBeforeRound.front()).toHex().left(16).toStdString() +
+                " left the group before its round: looking for a group again rather than stepping "
+                "without it");
     // More of the group's other members misfit this member's plan than fit it: its leader gave members
     // different plans (each valid on its own), so the values hold little but this member's own. The leader
     // is not followed for a while (a member can feign a misfit, but not outnumber those that fit), and this
     // peer looks for a group again, keeping its gradient, once an epoch as above: stepping with its own
     // values would part it from the rest until the next state round. Silent members count neither way.
     if (const std::size_t others = spec.members.size() - 1; result.plansDiffer()) {
-        const std::string leader = QByteArray::fromStdString(running.leaderId).toHex().toStdString();
         if (!running.leaderId.empty() && running.leaderId != peerId_) {
+            const std::string leader = QByteArray::fromStdString(running.leaderId).toHex().toStdString();
             s.matchmaking->distrustLeader(running.leaderId);
             note("epoch " + std::to_string(spec.epoch) + ": " + std::to_string(result.planMismatches.size()) +
                  " of the " + std::to_string(others) +
@@ -588,13 +586,10 @@ RoundOutcome CollaborationLink::outcomeOf(Session& s, RunningRound& running) {
                  "followed for " +
                  std::to_string(options_.matchmaking.distrustLeadersFor.count()) + " s");
         }
-        if (!state && !outcome.regroup && s.regroupedEpoch != spec.epoch) {
-            s.regroupedEpoch = spec.epoch;
-            outcome.regroup = true;
-            outcome.complete = false;
-            note("epoch " + std::to_string(spec.epoch) +
-                 ": the group's plans did not fit: looking for a group again rather than stepping alone");
-        }
+        if (!state)
+            regroupOnce(
+                s, outcome, spec.epoch,
+                "the group's plans did not fit: looking for a group again rather than stepping alone");
     }
     // A state round's span averaged by a member that put too much weight on its parts holds what that
     // member chose (its own parameters, under a weight of 10^12): the round is not taken, by any member
@@ -634,6 +629,19 @@ RoundOutcome CollaborationLink::outcomeOf(Session& s, RunningRound& running) {
         for (const auto& [peerId, rate] : result.senderRates)
             s.claims.observe(peerId, rate);
     return outcome;
+}
+
+// The round's values are not to be stepped with: look for a group again, keeping the gradient, but once an
+// epoch, whatever the reason (a member that left, plans that did not fit), so that a liar that causes it
+// every time stalls nobody.
+void CollaborationLink::regroupOnce(Session& s, RoundOutcome& outcome, std::uint64_t epoch,
+                                    const std::string& why) {
+    if (outcome.regroup || s.regroupedEpoch == epoch)
+        return;
+    s.regroupedEpoch = epoch;
+    outcome.regroup = true;
+    outcome.complete = false;
+    note("epoch " + std::to_string(epoch) + ": " + why);
 }
 
 void CollaborationLink::epochCompleted(std::uint64_t epoch,

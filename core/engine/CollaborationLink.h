@@ -164,6 +164,7 @@ private:
     void stepRound(Session& s);
     void finishRound(Session& s);
     RoundOutcome outcomeOf(Session& s, RunningRound& running);
+    void regroupOnce(Session& s, RoundOutcome& outcome, std::uint64_t epoch, const std::string& why);
     void stepMatchmaking(Session& s);
     void placeGroupOfOne(Session& s);
     void placeGroup(Session& s, collab::MatchmakingResult result, std::uint64_t local);

@@ -92,15 +92,15 @@ class TestRobustAggregationProcesses : public QObject {
     // and the attackers' share of the weight each group counted. CenteredClip holds while attackers are
     // well under half of a group's weight; a run whose groups split, or whose honest peers were starved of
     // CPU, can hand them more, and this is what tells such a run from a broken defence.
-    static void describeGroups(const QString& name, const std::vector<NodePeer>& peers, int attackers) {
+    static void describeGroups(const QString& name, const std::vector<NodePeer>& peers,
+                               const std::vector<std::vector<QJsonObject>>& records, int attackers) {
         QSet<QString> attackerIds;
         for (int i = kVolunteers - attackers; i < kVolunteers; ++i)
             attackerIds.insert(
                 readJsonObject(peers[static_cast<std::size_t>(i)].dir + "/summary.json")["id"].toString());
         std::map<qint64, QSet<QString>> groups; // epoch -> "members/attackers share%"
         for (int i = 0; i < kVolunteers - attackers; ++i)
-            for (const QJsonObject& epoch :
-                 readJsonLines(peers[static_cast<std::size_t>(i)].dir + "/epochs.jsonl")) {
+            for (const QJsonObject& epoch : records[static_cast<std::size_t>(i)]) {
                 double total = 0.0, attacking = 0.0;
                 int members = 0, attackingMembers = 0;
                 for (const QJsonValue& member : epoch["members"].toArray()) {
@@ -174,11 +174,14 @@ class TestRobustAggregationProcesses : public QObject {
             qWarning("%s: not every volunteer reached epoch %d", qPrintable(name), scenario.epochs);
         // Each volunteer averaged with others in at least a third of the epochs: an attacker that never
         // got in (turned away by the token endpoint's rate limit, once) makes the attacked run a clean one.
+        // Every volunteer's epoch records, read once.
+        std::vector<std::vector<QJsonObject>> records;
+        for (const NodePeer& peer : peers)
+            records.push_back(readJsonLines(peer.dir + "/epochs.jsonl"));
         Outcome outcome;
         for (int i = 0; i < kVolunteers; ++i) {
             int grouped = 0;
-            for (const QJsonObject& epoch :
-                 readJsonLines(peers[static_cast<std::size_t>(i)].dir + "/epochs.jsonl"))
+            for (const QJsonObject& epoch : records[static_cast<std::size_t>(i)])
                 grouped += epoch["alone"].toBool() ? 0 : 1;
             // The late joiner has only the epochs left after it joined.
             const int needed = i >= kVolunteers - attackers      ? scenario.attackerGroups
@@ -193,21 +196,19 @@ class TestRobustAggregationProcesses : public QObject {
             }
         }
 
-        describeGroups(name, peers, attackers);
+        describeGroups(name, peers, records, attackers);
 
         // The first loss is each honest peer's first own loss (all start from the same parameters). The last
         // loss is the mean over every honest record of the run's last two epochs, whoever wrote it: a peer
         // that fell behind and loaded a donor's state skips epochs, but trains on after the load.
         double first = 0.0, last = 0.0;
         int firstCount = 0, lastCount = 0;
-        std::vector<std::vector<QJsonObject>> records;
+        records.resize(static_cast<std::size_t>(kVolunteers - attackers)); // the honest ones
         qint64 lastEpoch = 0;
-        for (int i = 0; i < kVolunteers - attackers; ++i) {
-            records.push_back(readJsonLines(peers[static_cast<std::size_t>(i)].dir + "/epochs.jsonl"));
-            for (const QJsonObject& epoch : records.back())
+        for (const std::vector<QJsonObject>& epochs : records)
+            for (const QJsonObject& epoch : epochs)
                 if (epoch["local_loss"].toDouble() > 0.0)
                     lastEpoch = std::max(lastEpoch, epoch["epoch"].toInteger());
-        }
         for (const std::vector<QJsonObject>& epochs : records) {
             bool firstSeen = false;
             for (const QJsonObject& epoch : epochs) {
