@@ -316,8 +316,9 @@ struct CollaborationLink::Session {
     // Epoch claims not followed, already said in the log: the last epoch each peer claimed.
     std::map<std::string, std::uint64_t> unfollowedNoted;
     std::optional<FormedGroup> pending; // formed, waiting for the batch to fill
-    // The epoch at which a member's leaving sent this peer back to matchmaking (average): once an epoch.
-    std::optional<std::uint64_t> regroupedEpoch;
+    // Per reason, the epoch at which it last sent this peer back to matchmaking (regroupOnce): once an
+    // epoch each.
+    std::map<RegroupReason, std::uint64_t> regroupedAt;
     SteadyClock::time_point pendingSince{};
     std::string lastProblem;
     std::shared_ptr<const std::vector<collab::PeerAnnouncement>> sightings;
@@ -565,7 +566,7 @@ RoundOutcome CollaborationLink::outcomeOf(Session& s, RunningRound& running) {
     // says it every time must not stall anyone.
     if (!state && !result.leftBeforeRound.empty())
         regroupOnce(
-            s, outcome, spec.epoch,
+            s, outcome, RegroupReason::MemberLeft, spec.epoch,
             "peer " +
                 QByteArray::fromStdString(result.leftBeforeRound.front()).toHex().left(16).toStdString() +
                 " left the group before its round: looking for a group again rather than stepping "
@@ -588,7 +589,7 @@ RoundOutcome CollaborationLink::outcomeOf(Session& s, RunningRound& running) {
         }
         if (!state)
             regroupOnce(
-                s, outcome, spec.epoch,
+                s, outcome, RegroupReason::PlansDiffer, spec.epoch,
                 "the group's plans did not fit: looking for a group again rather than stepping alone");
     }
     // A state round's span averaged by a member that put too much weight on its parts holds what that
@@ -632,13 +633,17 @@ RoundOutcome CollaborationLink::outcomeOf(Session& s, RunningRound& running) {
 }
 
 // The round's values are not to be stepped with: look for a group again, keeping the gradient, but once an
-// epoch, whatever the reason (a member that left, plans that did not fit), so that a liar that causes it
-// every time stalls nobody.
-void CollaborationLink::regroupOnce(Session& s, RoundOutcome& outcome, std::uint64_t epoch,
-                                    const std::string& why) {
-    if (outcome.regroup || s.regroupedEpoch == epoch)
+// epoch for each reason, so that a liar that causes one every time stalls nobody. Once an epoch for all
+// reasons together was too few: a split-plans leader's regroup used it up, the coordinator then left the
+// pair the peer formed next (too few peers at its epoch), and the peer stepped on its own values, ahead of
+// the others and alone for good (seen once: tst_collaboration_processes, split-plans).
+void CollaborationLink::regroupOnce(Session& s, RoundOutcome& outcome, RegroupReason reason,
+                                    std::uint64_t epoch, const std::string& why) {
+    if (outcome.regroup)
         return;
-    s.regroupedEpoch = epoch;
+    if (const auto last = s.regroupedAt.find(reason); last != s.regroupedAt.end() && last->second == epoch)
+        return;
+    s.regroupedAt[reason] = epoch;
     outcome.regroup = true;
     outcome.complete = false;
     note("epoch " + std::to_string(epoch) + ": " + why);

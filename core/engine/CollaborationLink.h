@@ -164,7 +164,10 @@ private:
     void stepRound(Session& s);
     void finishRound(Session& s);
     RoundOutcome outcomeOf(Session& s, RunningRound& running);
-    void regroupOnce(Session& s, RoundOutcome& outcome, std::uint64_t epoch, const std::string& why);
+    // Why a round's values are not stepped with and the peer looks for a group again (regroupOnce).
+    enum class RegroupReason { MemberLeft, PlansDiffer };
+    void regroupOnce(Session& s, RoundOutcome& outcome, RegroupReason reason, std::uint64_t epoch,
+                     const std::string& why);
     void stepMatchmaking(Session& s);
     void placeGroupOfOne(Session& s);
     void placeGroup(Session& s, collab::MatchmakingResult result, std::uint64_t local);
