@@ -87,6 +87,9 @@ void PeerCommandSupport::addOptions(QCommandLineParser& parser) {
         {"gather-ms", "How long a group leader gathers members, in ms (default 5000).", "MS"},
         {"min-gather-ms", "The least time a leader gathers before it may begin early, in ms (default 2000).",
          "MS"},
+        {"max-gather-ms",
+         "The longest a group leader gathers while members keep coming, in ms (default 3 times --gather-ms).",
+         "MS"},
         {"lead-ms", "Start forming a group this long before the batch is due, in ms (default 3000).", "MS"},
         {"threads", "CPU threads for the compute core (default: libtorch's choice).", "N"},
         {"record-ttl-s",
@@ -132,7 +135,10 @@ engine::PeerOptions PeerCommandSupport::options(const QCommandLineParser& parser
     const auto gather = CommandLine::integerValue(parser, "gather-ms", 5000, 200, 600'000);
     const auto minGather =
         CommandLine::integerValue(parser, "min-gather-ms", std::min<long long>(2000, gather), 0, gather);
+    const auto maxGather = CommandLine::integerValue(
+        parser, "max-gather-ms", std::min<long long>(3 * gather, 600'000), gather, 600'000);
     options.link.matchmaking.gatherTime = std::chrono::milliseconds(gather);
+    options.link.matchmaking.maxGatherTime = std::chrono::milliseconds(maxGather);
     options.link.matchmaking.minGatherTime = std::chrono::milliseconds(minGather);
     options.link.matchmaking.deadline = std::chrono::milliseconds(3 * gather) + 20s;
     options.link.matchmakingLead =

@@ -826,11 +826,27 @@ private:
             misfit_[static_cast<std::size_t>(member)] = true;
     }
 
+    // A member's message to this aggregator that names this round's group.
+    bool ofThisGroup(const wire::Envelope& envelope) const {
+        if (envelope.has_span_received())
+            return envelope.span_received().group_id() == spec_.groupId;
+        if (envelope.has_round_seals())
+            return envelope.round_seals().group_id() == spec_.groupId;
+        const std::optional<RoundOf> round = roundOf(envelope);
+        return round && round->groupId == spec_.groupId;
+    }
+
     void onRouterMessage(net::WireMessage message) {
         const wire::Envelope& envelope = message.envelope;
         // The sender is the peer the codec authenticated (under CURVE, the one the connection's handshake
-        // admitted): its latest connection is where its replies go.
-        if (const int member = spec_.indexOf(envelope.sender()); member >= 0 && message.route.size() > 0)
+        // admitted): its latest connection in this round is where its replies go. Only this group's
+        // messages say so: a member's next round (its state round follows at once) connects anew, and an
+        // aggregator still in this one that followed those sent this round's averages to the next round's
+        // connection, where they misfit that round's plan (the 40-volunteer soak: a client took an honest
+        // leader for one that split plans;
+        // tst_allreduce_processes::aMembersNextRoundDoesNotTakeThisRoundsReplies).
+        if (const int member = spec_.indexOf(envelope.sender());
+            member >= 0 && message.route.size() > 0 && ofThisGroup(envelope))
             routes_[static_cast<std::size_t>(member)] = message.route.to_string();
         if (envelope.has_span_received() && envelope.span_received().group_id() == spec_.groupId)
             return onConfirmation(envelope);

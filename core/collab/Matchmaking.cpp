@@ -41,6 +41,9 @@ constexpr std::size_t kMaxEarlyMessages = 4096;
 constexpr std::uint64_t kMaxHeldBytes = 1u << 20;
 // Declared expirations remembered (one per peer that declared; beyond this many, forgotten at once).
 constexpr std::size_t kMaxDeclarationsKept = 4096;
+// Past its gather time a leader begins in a lull of joins only while at most this share of the expected
+// peers (or one of them) is still out.
+constexpr double kMostStillOut = 0.2;
 
 // The steady-clock time at which the run's clock, reading `now` ms, will read `ms`: now when it has passed,
 // and never more than a day ahead (a peer's expiration is its own claim).
@@ -255,13 +258,19 @@ private:
 
     LeaderCandidate own() const { return {self_.peerId, self_.endpoint, myExpirationMs_}; }
 
+    // The longest a leader may gather, which its declaration's expiration promises.
+    std::chrono::milliseconds longestGather() const {
+        return std::max(options_.gatherTime, options_.maxGatherTime);
+    }
+
     void declare() {
         const std::chrono::milliseconds gather =
-            options_.splitPlans ? options_.minGatherTime : options_.gatherTime;
+            options_.splitPlans ? options_.minGatherTime : longestGather();
         myExpirationMs_ = board_.nowMs() + static_cast<std::uint64_t>(gather.count());
         gatherStart_ = Clock::now();
+        lastJoin_ = gatherStart_;
         // The record outlives the gathering a little, so that late readers still find their leader.
-        const auto ttl = std::chrono::ceil<std::chrono::seconds>(options_.gatherTime) + 2s;
+        const auto ttl = std::chrono::ceil<std::chrono::seconds>(longestGather()) + 2s;
         board_.declare(epoch_, self_.endpoint, options_.schemaHash, myExpirationMs_, ttl);
     }
 
@@ -295,8 +304,12 @@ private:
                trust_.follows(candidate.peerId, Clock::now());
     }
 
-    // Leading: gathers members until this peer's expiration, or until every peer expected has joined and
-    // the least gather time passed; leaves for a better leader if one appears.
+    // Leading: gathers members until the first of: every peer expected joined (and the least gather time
+    // passed); the gather time passed and no new member came for the quiet time; its expiration (the
+    // longest gather). Leaves for a better leader if one appears. Peers start looking for a group over
+    // several seconds, as each learns that the batch is full: a leader that began at a fixed time left those
+    // still arriving to form groups of their own (the 40-volunteer soak: groups of 22, 8 and 6 in one
+    // epoch, each leader's gather time up with 38 peers expected; docs/soak.md).
     void startLeading() {
         leading_ = true;
         following_.reset();
@@ -306,11 +319,23 @@ private:
 
     void stepLeading() {
         const Clock::time_point now = Clock::now();
-        if (now >= leadEnd_ || (everyoneJoined() && now - gatherStart_ >= options_.minGatherTime)) {
+        const char* why = nullptr;
+        if (now >= leadEnd_)
+            why = "longest gather time up";
+        else if (everyoneJoined() && now - gatherStart_ >= options_.minGatherTime)
+            why = "every peer expected joined";
+        else if (now - gatherStart_ >= options_.gatherTime && now - lastJoin_ >= options_.joinQuietTime &&
+                 (mostExpectedJoined() || accepted_.empty()))
+            why = accepted_.empty() ? "gather time up, nobody came" : "gather time up, nobody arriving";
+        if (why) {
             drainRouter(); // requests already queued still make it in
             leading_ = false;
             begin();
-            enter(Phase::Done, "began a group of " + std::to_string(result_.group.members.size()));
+            // Why it began, and what it saw: a split swarm is read from these lines (docs/soak.md).
+            enter(Phase::Done, "began a group of " + std::to_string(result_.group.members.size()) + " (" +
+                                   why + "; " + std::to_string(candidates_.size()) +
+                                   " declaration(s) live, " + std::to_string(expected_.size()) +
+                                   " peer(s) expected)");
             return;
         }
         if (!readAgain())
@@ -327,6 +352,9 @@ private:
                       "a better leader appeared: " + net::LogText::shortHex(candidate.peerId));
                 return;
             }
+            if (log_ && passedOver_.insert(keyOf(candidate)).second)
+                log_("matchmaking " + std::to_string(epoch_) + ": leading on past a better leader, " +
+                     net::LogText::shortHex(candidate.peerId) + ", which refused or failed this peer");
         }
     }
 
@@ -343,14 +371,32 @@ private:
         return true;
     }
 
+    // Most of the peers expected at the epoch have joined: at most a fifth of them, or one, is still out
+    // (in a small swarm one peer missing is common: dead, banned, or following another leader, and it
+    // would hold every epoch to the longest gather). Peers come in waves, as each learns at its own
+    // refresh that the batch is full: a lull of a couple of seconds is no sign that nobody else is coming
+    // while a fifth of the expected are still out (the soak: 28 of 39 joined, the lull ended 0.1 s after
+    // the leader began, and 9 more formed groups of their own). Expected peers that never come (dead, their
+    // records still live) hold a leader to its longest gather at most. A leader nobody joined by its gather
+    // time begins alone, as before, and looks again with a new declaration: one that starts early (the
+    // coordinator, which trains nothing) otherwise spent its longest gather before the second wave came
+    // (the soak: 23 of 39 at the end of its 15 s, then groups of 8, 4 and 3).
+    bool mostExpectedJoined() const {
+        const auto out = std::count_if(expected_.begin(), expected_.end(),
+                                       [&](const std::string& peerId) { return !joined(peerId); });
+        return out <= 1 || static_cast<double>(out) <= kMostStillOut * static_cast<double>(expected_.size());
+    }
+
+    bool joined(const std::string& peerId) const {
+        return peerId == self_.peerId || accepted_.count(peerId) > 0;
+    }
+
     // Every peer that declared for the epoch (as last read), and every peer expected at it, has joined.
     bool everyoneJoined() const {
-        const auto joined = [&](const std::string& peerId) {
-            return peerId == self_.peerId || accepted_.count(peerId) > 0;
-        };
         return std::all_of(candidates_.begin(), candidates_.end(),
                            [&](const LeaderCandidate& c) { return joined(c.peerId); }) &&
-               std::all_of(expected_.begin(), expected_.end(), joined);
+               std::all_of(expected_.begin(), expected_.end(),
+                           [&](const std::string& peerId) { return joined(peerId); });
     }
 
     void redirectFollowers(const LeaderCandidate& better) {
@@ -770,8 +816,11 @@ private:
                                                      static_cast<qint64>(board_.nowMs() / 1000));
         if (request.member().peer_id() != sender || (options_.admission && curveKey.empty()))
             return wire::JoinReply::PROTOCOL_VIOLATION; // someone else's entry, or no valid token
-        if (!accepted_.count(sender) && accepted_.size() + 1 >= options_.maxGroupSize)
-            return wire::JoinReply::GROUP_IS_FULL;
+        if (!accepted_.count(sender)) {
+            if (accepted_.size() + 1 >= options_.maxGroupSize)
+                return wire::JoinReply::GROUP_IS_FULL;
+            lastJoin_ = Clock::now();
+        }
         accepted_[sender] = {request.member(), requestId, std::move(curveKey), route};
         return wire::JoinReply::ACCEPTED;
     }
@@ -791,6 +840,7 @@ private:
     std::uint64_t deadlineMs_ = 0;
     std::uint64_t myExpirationMs_ = 0; // of this peer's live declaration (0: none)
     Clock::time_point gatherStart_;
+    Clock::time_point lastJoin_; // the last new member's request (or the declaration)
     Clock::time_point lastRefresh_;
     std::vector<LeaderCandidate> candidates_;                    // best first, as last read
     std::map<std::string, std::uint64_t> declaredExpirations_;   // each declaration read, by peer id
@@ -800,6 +850,7 @@ private:
     std::set<CandidateKey> askedAgain_; // declarations given a second request (askAgainLater)
     std::set<CandidateKey> forgiven_;   // refusals taken back (forgive), once each
     std::set<std::string> failed_;      // leaders that accepted it and then failed it, whatever they declare
+    std::set<CandidateKey> passedOver_; // better leaders this leader did not join, said once each
     // Per leader a REDIRECT sent this peer to: the declarations refused for redirecting it there.
     std::map<std::string, std::vector<CandidateKey>> redirectedBy_;
     bool leading_ = false;
@@ -835,10 +886,11 @@ Matchmaking::Matchmaking(dht::DhtNode& dht, const net::MessageCodec& codec, cons
     if (options_.partElements < 1 || options_.partElements > net::WireLimits::kMaxPartElements)
         throw std::invalid_argument("the part size must be 1 to " +
                                     std::to_string(net::WireLimits::kMaxPartElements) + " values");
-    if (options_.gatherTime <= 0ms || options_.refreshInterval <= 0ms || options_.maxGroupSize < 1 ||
+    if (options_.gatherTime <= 0ms || options_.maxGatherTime < 0ms || options_.joinQuietTime < 0ms ||
+        options_.refreshInterval <= 0ms || options_.maxGroupSize < 1 ||
         options_.maxGroupSize > net::WireLimits::kMaxGroupSize)
-        throw std::invalid_argument("matchmaking needs a positive gather time and refresh interval, and a "
-                                    "group size of 1 to " +
+        throw std::invalid_argument("matchmaking needs a positive gather time and refresh interval, no "
+                                    "negative longest gather or quiet time, and a group size of 1 to " +
                                     std::to_string(net::WireLimits::kMaxGroupSize));
 }
 

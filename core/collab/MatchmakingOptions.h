@@ -21,8 +21,12 @@ struct MatchmakingOptions {
     // Hash of the parameter names, shapes, dtypes and the run manifest (16 to 64 bytes): peers with other
     // hashes never group.
     std::string schemaHash;
-    // How long a leader gathers members after declaring (its declaration's expiration is now + this).
+    // How long a leader gathers members after declaring, while they keep coming: past it, it begins once
+    // nobody new joined for joinQuietTime, and at the latest at maxGatherTime (its declaration's expiration
+    // is now + the larger of the two).
     std::chrono::milliseconds gatherTime{15000};
+    std::chrono::milliseconds maxGatherTime{0};
+    std::chrono::milliseconds joinQuietTime{2000};
     // A leader ends gathering early once every peer that declared for the epoch has joined, but not before
     // this much of the gather time has passed: clients declare nothing, so this is their time to ask.
     std::chrono::milliseconds minGatherTime{5000};

@@ -1098,6 +1098,10 @@ void CollaborationLink::maybeFormGroup(Session& s) {
     if (local > 0)
         for (std::string& peer : s.tracker.peersAt(local - 1, now))
             expected.push_back(std::move(peer));
+    // Not a peer this one banned: it will not be let in, and a leader gathers on while too many of the
+    // expected are out (Matchmaking).
+    const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+    std::erase_if(expected, [&](const std::string& peer) { return s.zap && s.zap->isBanned(peer, nowMs); });
     s.matchmaking->start(local, self, std::move(expected));
     s.matchmakingEpoch = local;
     s.matchmakingBegan = began;

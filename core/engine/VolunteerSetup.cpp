@@ -83,8 +83,10 @@ PeerOptions VolunteerSetup::options(const JoinRequest& request, const std::atomi
     options.link.uploadBytesPerSecond = request.limits.maxUploadMbps * kBytesPerMegabit;
     options.link.downloadBytesPerSecond = request.limits.maxDownloadMbps * kBytesPerMegabit;
     options.link.country = request.country.toStdString();
-    // sahaj-node's defaults (PeerCommandSupport): gather for 5 s, at least 2 s, start 3 s before the ETA.
+    // sahaj-node's defaults (PeerCommandSupport): gather for 5 s (at least 2 s, at most 15 s while members
+    // keep coming), start 3 s before the ETA.
     options.link.matchmaking.gatherTime = 5000ms;
+    options.link.matchmaking.maxGatherTime = 15000ms;
     options.link.matchmaking.minGatherTime = 2000ms;
     options.link.matchmaking.deadline = 3 * options.link.matchmaking.gatherTime + 20s;
     options.link.matchmakingLead = 3000ms;

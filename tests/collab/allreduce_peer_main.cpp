@@ -20,6 +20,10 @@
 // --hijack N: before its own round it opens, to every other aggregator, a second connection that claims
 // member N's peer id as its routing id (with its own CURVE keys, which they admit), and reports in
 // "hijacked_frames" what arrived on them: a peer must not be able to take another's replies that way.
+// --next-round-after-ms N: N ms into its round it starts its next one, as a peer's state round follows its
+// gradient round at once: a connection of its own to every other aggregator, sending a connection notice of
+// another group every 200 ms until this round ends; it reports in "next_round_frames" what arrived on them.
+// A slower aggregator, still in this round, must send this one's averages where its parts came from.
 // --left-group yes: it left the group before its round, as a peer that would step apart from the
 // collaboration does (CollaborationLink): it sends nothing and answers every message of the round on its
 // ROUTER with a PartFailure that says so, for `timeout-ms` × 3, prints {"left_group", "answered"} and waits.
@@ -51,9 +55,12 @@
 #include <nlohmann/json.hpp>
 #include <zmq.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <future>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -140,6 +147,39 @@ std::vector<zmq::socket_t> hijack(zmq::context_t& context, const collab::GroupSp
         sockets.push_back(std::move(socket));
     }
     return sockets;
+}
+
+// --next-round-after-ms: the next round's connections to every other aggregator, each sending a connection
+// notice of another group (this group id with its bytes flipped) every 200 ms until `stop`; the frames
+// that arrived on them.
+int startNextRound(const collab::GroupSpec& spec, const net::MessageCodec& codec,
+                   const net::SocketFactory& sockets, const std::string& self,
+                   std::chrono::milliseconds after, const std::atomic<bool>& stop) {
+    const auto begun = std::chrono::steady_clock::now();
+    while (!stop && std::chrono::steady_clock::now() - begun < after)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::string nextGroup = spec.groupId;
+    for (char& byte : nextGroup)
+        byte = static_cast<char>(~byte);
+    std::vector<zmq::socket_t> next;
+    for (std::size_t m = 0; m < spec.members.size(); ++m)
+        if (spec.members[m].peerId != self && spec.spanCounts[m] > 0)
+            next.push_back(sockets.connectDealer(spec.members[m].endpoint, spec.members[m].curveKey));
+    int frames = 0;
+    while (!stop) {
+        for (zmq::socket_t& socket : next) {
+            wire::Envelope envelope;
+            envelope.mutable_member_connected()->set_group_id(nextGroup);
+            envelope.mutable_member_connected()->set_epoch(spec.epoch);
+            std::vector<zmq::message_t> out = codec.encode(std::move(envelope));
+            net::MessageCodec::send(socket, out, nullptr, true);
+            zmq::message_t frame;
+            while (socket.recv(frame, zmq::recv_flags::dontwait))
+                ++frames;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    return frames;
 }
 
 // The next message on `router` within 100 ms, with the route of its connection; nullopt when none came.
@@ -371,8 +411,16 @@ int main(int argc, char** argv) {
     }
     std::this_thread::sleep_for(
         std::chrono::milliseconds(std::stoi(argument(argc, argv, "start-delay-ms", "0"))));
+    std::atomic<bool> roundOver = false;
+    std::future<int> nextRound;
+    if (const std::string after = argument(argc, argv, "next-round-after-ms", ""); !after.empty())
+        nextRound = std::async(std::launch::async, startNextRound, std::cref(spec), std::cref(codec),
+                               std::cref(sockets), std::cref(peerId),
+                               std::chrono::milliseconds(std::stoi(after)), std::cref(roundOver));
     collab::AllReduceRound round(spec, codec, sockets, role == "client" ? nullptr : &router, options);
     const collab::AllReduceResult result = round.run(std::move(local));
+    roundOver = true;
+    const int nextRoundFrames = nextRound.valid() ? nextRound.get() : 0;
 
     const std::string out = argument(argc, argv, "out", "");
     if (!out.empty()) {
@@ -421,6 +469,7 @@ int main(int argc, char** argv) {
                                 {"unconnected", unconnected},
                                 {"left_before_round", left},
                                 {"hijacked_frames", hijackedFrames},
+                                {"next_round_frames", nextRoundFrames},
                                 {"sender_rates", senderRates}}
                      .dump()
               << std::endl;

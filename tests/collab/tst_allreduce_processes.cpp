@@ -46,6 +46,17 @@ QJsonObject readJsonLine(QProcess& process, int timeoutMs) {
     return QJsonDocument::fromJson(process.readLine()).object();
 }
 
+// Every peer completed its round with nobody excluded, and all hold the same vector.
+void expectCompleteAndEqual(const std::vector<Peer>& peers) {
+    for (const Peer& peer : peers) {
+        const QJsonObject& r = peer.result;
+        const QByteArray report = QJsonDocument(r).toJson(QJsonDocument::Compact);
+        QVERIFY2(r.value("complete").toBool(), report.constData());
+        QCOMPARE(r.value("sha256").toString(), peers[0].result.value("sha256").toString());
+        QVERIFY2(r.value("excluded").toArray().isEmpty(), report.constData());
+    }
+}
+
 } // namespace
 
 class TestAllReduceProcesses : public QObject {
@@ -500,8 +511,8 @@ private Q_SLOTS:
     // burst. Fails when the time is taken from its first part: a rate dozens of times higher.
     void aBurstDoesNotInflateTheSendersMeasuredRate() {
         const std::int64_t size = 300'000;
-        std::vector<Peer> peers = start({"node", "node", "client"}, {1, 2, 3}, size,
-                                        {"--timeout-ms", "4000"}, {{}, {}, {"--misbehave", "burst"}});
+        std::vector<Peer> peers = start({"node", "node", "client"}, {1, 2, 3}, size, {"--timeout-ms", "4000"},
+                                        {{}, {}, {"--misbehave", "burst"}});
         const collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp16(), 16384);
         begin(peers, spec);
         finish(peers);
@@ -616,14 +627,32 @@ private Q_SLOTS:
                                         {{}, {}, {}, {"--hijack", QString::number(victim)}});
         begin(peers, groupOf(peers, size, collab::TensorEncoding::fp16(), 8192));
         finish(peers);
-        for (const Peer& peer : peers) {
-            const QJsonObject& r = peer.result;
-            const QByteArray report = QJsonDocument(r).toJson(QJsonDocument::Compact);
-            QVERIFY2(r.value("complete").toBool(), report.constData());
-            QCOMPARE(r.value("sha256").toString(), peers[0].result.value("sha256").toString());
-            QVERIFY2(r.value("excluded").toArray().isEmpty(), report.constData());
-        }
+        expectCompleteAndEqual(peers);
+        if (QTest::currentTestFailed())
+            return;
         QCOMPARE(peers[3].result.value("hijacked_frames").toInt(), 0);
+    }
+
+    // A member's next round (a state round follows the gradient round at once) opens new connections to the
+    // same aggregators while a slower one is still in this round. That aggregator must send this round's
+    // averages where this member's parts of it came from: when it sent its replies to the member's latest
+    // connection, whatever group its messages were for, they reached the next round's, which took them for
+    // averages of another plan. Seen in the 40-volunteer soak: a client counted 12 members' averages as
+    // misfits of the state round's plan, took the coordinator for a leader that gave members different
+    // plans, and did not follow it for 10 minutes. Here the client starts its next round 500 ms into this
+    // one, while the third node, 2.5 s late, holds every aggregator in it.
+    void aMembersNextRoundDoesNotTakeThisRoundsReplies() {
+        const std::int64_t size = 300'000;
+        std::vector<Peer> peers =
+            start({"node", "node", "node", "client"}, {1, 2, 3, 4}, size,
+                  {"--timeout-ms", "20000", "--curve", "yes"},
+                  {{}, {}, {"--start-delay-ms", "2500"}, {"--next-round-after-ms", "500"}});
+        begin(peers, groupOf(peers, size, collab::TensorEncoding::fp16(), 16384));
+        finish(peers);
+        expectCompleteAndEqual(peers);
+        if (QTest::currentTestFailed())
+            return;
+        QCOMPARE(peers[3].result.value("next_round_frames").toInt(), 0);
     }
 
     // Admitted is not trusted (row 9 of issue 20's threats): a leader gives one member another plan (the

@@ -48,18 +48,82 @@ struct LeaderDht {
     }
 };
 
-// Options of a peer that gathers for 25 s (a declaration later than the leaders' by hand) for vectors of
-// 777 fp32 values in parts of 100, giving up at `deadline`.
-collab::MatchmakingOptions gatheringLong(std::chrono::milliseconds deadline) {
+// Options of a peer that gathers for `gather` (at least `minGather`) for vectors of 777 fp32 values in
+// parts of 100.
+collab::MatchmakingOptions leaderOptions(std::chrono::milliseconds gather,
+                                         std::chrono::milliseconds minGather) {
     collab::MatchmakingOptions options;
     options.schemaHash = kSchema;
+    options.gatherTime = gather;
+    options.minGatherTime = minGather;
     options.encoding = collab::TensorEncoding::fp32();
     options.vectorSize = 777;
     options.partElements = 100;
-    options.gatherTime = 25s;
-    options.minGatherTime = 25s;
+    return options;
+}
+
+// Options of a peer that gathers for 25 s (a declaration later than the leaders' by hand), giving up at
+// `deadline`.
+collab::MatchmakingOptions gatheringLong(std::chrono::milliseconds deadline) {
+    collab::MatchmakingOptions options = leaderOptions(25s, 25s);
     options.deadline = deadline;
     return options;
+}
+
+// A client's JoinRequest (bandwidth 1e6, weight 3), as the peer `clientId` sends it.
+wire::Envelope joinRequestOf(const std::string& clientId, std::uint64_t requestId, std::uint64_t epoch,
+                             const std::string& schema, std::uint64_t expirationMs) {
+    wire::Envelope envelope;
+    envelope.set_request_id(requestId);
+    wire::JoinRequest* request = envelope.mutable_join_request();
+    request->set_epoch(epoch);
+    request->set_schema_hash(schema);
+    request->mutable_member()->set_peer_id(clientId);
+    request->mutable_member()->set_role(wire::ROLE_CLIENT);
+    request->mutable_member()->set_bandwidth(1e6);
+    request->mutable_member()->set_weight(3);
+    request->set_expiration_ms(expirationMs);
+    return envelope;
+}
+
+// A JoinReply to request `requestId`.
+wire::Envelope joinReplyOf(std::uint64_t requestId, wire::JoinReply::Code code) {
+    wire::Envelope envelope;
+    envelope.set_request_id(requestId);
+    envelope.mutable_join_reply()->set_code(code);
+    return envelope;
+}
+
+// The GroupBegin of the pair a leader by hand (a node) forms with the member that asked it.
+wire::Envelope pairBeginOf(const std::string& leaderId, const std::string& endpoint,
+                           const wire::MemberInfo& member, std::uint64_t epoch) {
+    std::vector<collab::GroupMember> members{{leaderId, wire::ROLE_NODE, endpoint, 2e6, 5, {}, {}},
+                                             {member.peer_id(), member.role(), {}, 1e6, 3, {}, {}}};
+    wire::Envelope begin;
+    *begin.mutable_group_begin() =
+        collab::GroupPlanner::plan(std::move(members), epoch, collab::TensorEncoding::fp32(), 777, 100)
+            .toWire();
+    return begin;
+}
+
+// A leader by hand: calls answer(request, reply) for each JoinRequest that reaches `router` until `stop`,
+// where reply(envelope) sends an envelope back to the request's sender.
+template <typename Answer>
+void answerJoinRequests(zmq::socket_t& router, const net::MessageCodec& codec, const std::atomic<bool>& stop,
+                        Answer answer) {
+    while (!stop) {
+        zmq::message_t route;
+        auto frames = net::MessageCodec::receive(router, 100ms, &route);
+        if (!frames)
+            continue;
+        const net::WireMessage request = codec.decode(std::move(*frames));
+        if (!request.envelope.has_join_request())
+            continue;
+        answer(request, [&](wire::Envelope envelope) {
+            std::vector<zmq::message_t> out = codec.encode(std::move(envelope));
+            net::MessageCodec::send(router, out, &route);
+        });
+    }
 }
 
 collab::GroupMember member(char id, wire::Role role, double bandwidth, double weight) {
@@ -158,17 +222,11 @@ private Q_SLOTS:
             const net::MessageCodec codec(kRun, leaderId);
             zmq::socket_t router = sockets.bindRouter("tcp://127.0.0.1:0");
             endpoint.set_value(net::SocketFactory::boundEndpoint(router));
-            collab::MatchmakingOptions matchmaking;
-            matchmaking.schemaHash = kSchema;
             // No other peer declares, and the client is expected, so once it is in everyone is: gathering
             // ends then (after the minimum of 4 s), not at the 60 s expiration. Without the client
             // expected, a loaded machine that took more than 4 s over the DHT lookup and the client's
             // first three requests saw the leader begin alone, sending nobody a GroupBegin.
-            matchmaking.gatherTime = 60s;
-            matchmaking.minGatherTime = 4s;
-            matchmaking.encoding = collab::TensorEncoding::fp32();
-            matchmaking.vectorSize = 777;
-            matchmaking.partElements = 100;
+            const collab::MatchmakingOptions matchmaking = leaderOptions(60s, 4s);
             collab::Matchmaking mm(leaderDht, codec, sockets, &router, matchmaking);
             formed.set_value(mm.formGroup(7, {"", wire::ROLE_NODE, "", 2e6, 5}, {std::string(32, 'M')}));
             read.get_future().wait_for(120s);
@@ -181,17 +239,8 @@ private Q_SLOTS:
         zmq::socket_t dealer = sockets.connectDealer(endpoint.get_future().get());
         std::uint64_t requestId = 0;
         const auto ask = [&](std::uint64_t epoch, const std::string& schema, std::uint64_t expirationMs) {
-            wire::Envelope envelope;
-            envelope.set_request_id(++requestId);
-            wire::JoinRequest* request = envelope.mutable_join_request();
-            request->set_epoch(epoch);
-            request->set_schema_hash(schema);
-            request->mutable_member()->set_peer_id(clientId);
-            request->mutable_member()->set_role(wire::ROLE_CLIENT);
-            request->mutable_member()->set_bandwidth(1e6);
-            request->mutable_member()->set_weight(3);
-            request->set_expiration_ms(expirationMs);
-            std::vector<zmq::message_t> frames = codec.encode(std::move(envelope));
+            std::vector<zmq::message_t> frames =
+                codec.encode(joinRequestOf(clientId, ++requestId, epoch, schema, expirationMs));
             net::MessageCodec::send(dealer, frames);
             auto reply = net::MessageCodec::receive(dealer, 20s);
             if (!reply)
@@ -239,6 +288,104 @@ private Q_SLOTS:
         QCOMPARE(spec.encoding.dtype(), wire::WIRE_FLOAT32);
     }
 
+    // Peers start looking for a group over several seconds, each when it learns that the batch is full. A
+    // leader past its gather time gathers on while members keep coming (one within the quiet time), up to
+    // its longest gather: here four clients ask a second apart, from before the 1.5 s gather time to past
+    // it, and all four are in the group; a fifth, asking once nobody has come for longer than the quiet
+    // time, is not. A fifth peer expected but never coming keeps the leader from beginning early (one peer
+    // still out is no reason to go on gathering in a lull). Without the rule the leader began at 1.5 s with
+    // the first two (the 40-volunteer soak: groups of 22, 8 and 6 in one epoch, docs/soak.md). Row
+    // most-still-out: four of eight expected never come, so the lull is no reason to begin (peers come in
+    // waves), and the fifth client, asking in it, is in too: the leader begins at its longest gather.
+    void aLeaderGathersOnWhileMembersKeepComing_data() {
+        QTest::addColumn<QString>("neverComing");
+        QTest::newRow("one-still-out") << QString("Z");
+        QTest::newRow("most-still-out") << QString("WXYZ");
+    }
+    void aLeaderGathersOnWhileMembersKeepComing() {
+        QFETCH(QString, neverComing);
+        const bool lullEndsIt = neverComing.size() == 1;
+        LeaderDht dht;
+        sahaj::dht::DhtNode& leaderDht = dht.node;
+        QTRY_VERIFY_WITH_TIMEOUT(leaderDht.connectedNodeCount() > 0, 60000);
+        zmq::context_t context;
+        const std::string leaderId = dht.identity->id().bytes().toStdString();
+        std::promise<std::string> endpoint;
+        std::promise<void> leading;
+        std::promise<collab::MatchmakingResult> formed;
+        std::promise<void> read;
+        std::thread leader([&] {
+            const net::SocketFactory sockets(context, leaderId);
+            const net::MessageCodec codec(kRun, leaderId);
+            zmq::socket_t router = sockets.bindRouter("tcp://127.0.0.1:0");
+            endpoint.set_value(net::SocketFactory::boundEndpoint(router));
+            collab::MatchmakingOptions matchmaking = leaderOptions(1500ms, 500ms);
+            matchmaking.maxGatherTime = 15s;
+            matchmaking.joinQuietTime = 3s;
+            matchmaking.deadline = 60s;
+            collab::Matchmaking mm(leaderDht, codec, sockets, &router, matchmaking);
+            bool said = false;
+            mm.onTransition([&](const std::string& line) {
+                if (!said && line.find("-> leading") != std::string::npos) {
+                    said = true;
+                    leading.set_value();
+                }
+            });
+            std::vector<std::string> expected;
+            for (char name : {'A', 'B', 'C', 'D'})
+                expected.emplace_back(32, name);
+            for (QChar name : neverComing)
+                expected.emplace_back(32, name.toLatin1());
+            formed.set_value(mm.formGroup(7, {"", wire::ROLE_NODE, "", 2e6, 5}, std::move(expected)));
+            read.get_future().wait_for(120s);
+        });
+
+        const std::string where = endpoint.get_future().get();
+        QVERIFY(leading.get_future().wait_for(30s) == std::future_status::ready);
+        struct Client {
+            std::string id;
+            net::SocketFactory sockets;
+            net::MessageCodec codec;
+            zmq::socket_t dealer;
+        };
+        std::vector<std::unique_ptr<Client>> clients;
+        const auto ask = [&](char name, std::chrono::milliseconds wait) {
+            const std::string id(32, name);
+            auto client = std::make_unique<Client>(
+                Client{id, net::SocketFactory(context, id), net::MessageCodec(kRun, id), zmq::socket_t{}});
+            client->dealer = client->sockets.connectDealer(where);
+            std::vector<zmq::message_t> frames =
+                client->codec.encode(joinRequestOf(id, 1, 7, kSchema, wallMs() + 60000));
+            net::MessageCodec::send(client->dealer, frames);
+            auto reply = net::MessageCodec::receive(client->dealer, wait);
+            const wire::JoinReply::Code code =
+                reply ? client->codec.decode(std::move(*reply)).envelope.join_reply().code()
+                      : wire::JoinReply::CODE_UNSPECIFIED;
+            clients.push_back(std::move(client));
+            return code;
+        };
+        const auto started = std::chrono::steady_clock::now();
+        std::vector<wire::JoinReply::Code> codes;
+        for (int i = 0; i < 4; ++i) {
+            std::this_thread::sleep_until(started + i * 1s + 300ms);
+            codes.push_back(ask(char('A' + i), 20s));
+        }
+        // Well past the quiet time after the last: the leader has begun (and answers nothing more: it only
+        // answers while it gathers, and here nothing else reads its ROUTER).
+        std::this_thread::sleep_until(started + 3300ms + 6s);
+        const wire::JoinReply::Code late = ask('E', 2s);
+        read.set_value();
+        leader.join();
+        for (const wire::JoinReply::Code code : codes)
+            QCOMPARE(code, wire::JoinReply::ACCEPTED);
+        QCOMPARE(late == wire::JoinReply::ACCEPTED, !lullEndsIt);
+        const collab::MatchmakingResult result = formed.get_future().get();
+        QVERIFY(result.leader);
+        QCOMPARE(result.group.members.size(), std::size_t(lullEndsIt ? 5 : 6));
+        for (char name : {'A', 'B', 'C', 'D'})
+            QVERIFY(result.group.indexOf(std::string(32, name)) >= 0);
+    }
+
     // A leader that is between groups when first asked (NOT_A_LEADER: it had followed a leader that then
     // failed it) and leading a moment later must be asked again: a client that took the first answer for
     // good ended alone, and so did the peer it had asked (seen in tst_matchmaking_processes's crowd row).
@@ -270,34 +417,13 @@ private Q_SLOTS:
         std::atomic<int> requests = 0;
         std::atomic<bool> stop = false;
         std::thread leader([&] {
-            while (!stop) {
-                zmq::message_t route;
-                auto frames = net::MessageCodec::receive(router, 100ms, &route);
-                if (!frames)
-                    continue;
-                const net::WireMessage request = leaderCodec.decode(std::move(*frames));
-                if (!request.envelope.has_join_request())
-                    continue;
-                wire::Envelope reply;
-                reply.set_request_id(request.envelope.request_id());
+            answerJoinRequests(router, leaderCodec, stop, [&](const net::WireMessage& request, auto reply) {
                 const bool first = ++requests == 1;
-                reply.mutable_join_reply()->set_code(first ? wire::JoinReply::NOT_A_LEADER
-                                                           : wire::JoinReply::ACCEPTED);
-                std::vector<zmq::message_t> out = leaderCodec.encode(std::move(reply));
-                net::MessageCodec::send(router, out, &route);
-                if (first)
-                    continue;
-                const wire::MemberInfo& member = request.envelope.join_request().member();
-                std::vector<collab::GroupMember> members{
-                    {leaderId, wire::ROLE_NODE, endpoint, 2e6, 5, {}, {}},
-                    {member.peer_id(), member.role(), {}, 1e6, 3, {}, {}}};
-                wire::Envelope begin;
-                *begin.mutable_group_begin() =
-                    collab::GroupPlanner::plan(std::move(members), 7, matchmaking.encoding, 777, 100)
-                        .toWire();
-                std::vector<zmq::message_t> beginFrames = leaderCodec.encode(std::move(begin));
-                net::MessageCodec::send(router, beginFrames, &route);
-            }
+                reply(joinReplyOf(request.envelope.request_id(),
+                                  first ? wire::JoinReply::NOT_A_LEADER : wire::JoinReply::ACCEPTED));
+                if (!first)
+                    reply(pairBeginOf(leaderId, endpoint, request.envelope.join_request().member(), 7));
+            });
         });
 
         const std::string clientId(32, 'M');
@@ -495,17 +621,8 @@ private Q_SLOTS:
         const net::SocketFactory sockets(context, clientId);
         const net::MessageCodec codec(kRun, clientId);
         zmq::socket_t dealer = sockets.connectDealer(net::SocketFactory::boundEndpoint(router));
-        wire::Envelope envelope;
-        envelope.set_request_id(1);
-        wire::JoinRequest* request = envelope.mutable_join_request();
-        request->set_epoch(7);
-        request->set_schema_hash(kSchema);
-        request->mutable_member()->set_peer_id(clientId);
-        request->mutable_member()->set_role(wire::ROLE_CLIENT);
-        request->mutable_member()->set_bandwidth(1e6);
-        request->mutable_member()->set_weight(3);
-        request->set_expiration_ms(wallMs() + 60000);
-        std::vector<zmq::message_t> frames = codec.encode(std::move(envelope));
+        std::vector<zmq::message_t> frames =
+            codec.encode(joinRequestOf(clientId, 1, 7, kSchema, wallMs() + 60000));
         // The request reaches the leader's ROUTER while it reads.
         for (int tries = 0; tries < 500 && !net::MessageCodec::send(dealer, frames, nullptr, true); ++tries)
             QThread::msleep(10);
@@ -554,8 +671,59 @@ private Q_SLOTS:
                  QString("matchmaking 7: choosing -> reading: reading the declarations"));
         QCOMPARE(QString::fromStdString(said[2]),
                  QString("matchmaking 7: reading -> leading: its own declaration is the best"));
-        QCOMPARE(QString::fromStdString(said[3]),
-                 QString("matchmaking 7: leading -> done: began a group of 2"));
+        // Then why it began, and what it saw.
+        QVERIFY2(QString::fromStdString(said[3]).startsWith(
+                     "matchmaking 7: leading -> done: began a group of 2 ("),
+                 said[3].c_str());
+    }
+
+    // A connection kept from an earlier round (DealerPool) may bring what the leader sent for an earlier
+    // matchmaking: a refusal of an earlier join request, or a GroupBegin for an earlier epoch. Neither is
+    // this request's answer. The leader here, by hand, accepts the peer's request, then sends the stale
+    // message, then the right GroupBegin: the peer joins the group of two. Taken for this request's, the
+    // stale refusal would send the peer away (a client: alone at the deadline), and the stale begin would
+    // count as a broken plan (the leader distrusted for 10 minutes, the peer alone).
+    void aStaleAnswerOnAKeptConnectionIsNotThisRequests_data() {
+        QTest::addColumn<bool>("staleRefusal");
+        QTest::newRow("refusal-of-an-earlier-request") << true;
+        QTest::newRow("begin-of-an-earlier-epoch") << false;
+    }
+    void aStaleAnswerOnAKeptConnectionIsNotThisRequests() {
+        QFETCH(bool, staleRefusal);
+        LeaderDht dht;
+        QTRY_VERIFY_WITH_TIMEOUT(dht.node.connectedNodeCount() > 0, 60000);
+        const collab::MatchmakingOptions matchmaking = gatheringLong(8s);
+        zmq::context_t context;
+        const std::string leaderId = dht.identity->id().bytes().toStdString();
+        const net::SocketFactory leaderSockets(context, leaderId);
+        const net::MessageCodec leaderCodec(kRun, leaderId);
+        zmq::socket_t router = leaderSockets.bindRouter("tcp://127.0.0.1:0");
+        const std::string endpoint = net::SocketFactory::boundEndpoint(router);
+        collab::MatchmakingBoard(dht.node, QString::fromStdString(kRun))
+            .declare(7, endpoint, kSchema, wallMs() + 20000, 30s);
+        std::atomic<bool> stop = false;
+        std::thread leader([&] {
+            answerJoinRequests(router, leaderCodec, stop, [&](const net::WireMessage& request, auto reply) {
+                const std::uint64_t requestId = request.envelope.request_id();
+                const wire::MemberInfo& member = request.envelope.join_request().member();
+                reply(joinReplyOf(requestId, wire::JoinReply::ACCEPTED));
+                reply(staleRefusal ? joinReplyOf(requestId - 1, wire::JoinReply::GROUP_IS_FULL)
+                                   : pairBeginOf(leaderId, endpoint, member, 6));
+                std::this_thread::sleep_for(300ms); // the peer reads the stale message on its own
+                reply(pairBeginOf(leaderId, endpoint, member, 7));
+            });
+        });
+
+        const std::string clientId(32, 'M');
+        const net::SocketFactory sockets(context, clientId);
+        const net::MessageCodec codec(kRun, clientId);
+        collab::Matchmaking mm(dht.node, codec, sockets, nullptr, matchmaking);
+        const collab::MatchmakingResult result = mm.formGroup(7, {"", wire::ROLE_CLIENT, "", 1e6, 3}, {});
+        stop = true;
+        leader.join();
+        QCOMPARE(result.group.members.size(), std::size_t(2));
+        QVERIFY(result.group.indexOf(leaderId) >= 0);
+        QVERIFY(result.problems.empty());
     }
 
     // A client at an epoch nobody leads any more (the collaboration moved on) ends alone when told so, at
@@ -576,8 +744,11 @@ private Q_SLOTS:
         collab::Matchmaking mm(dht.node, codec, sockets, nullptr, matchmaking);
         QVERIFY(!mm.giveUp("nothing under way"));
         mm.start(7, {"", wire::ROLE_CLIENT, "", 1e6, 3});
+        // Reading, unless the DHT's thread answered (nothing, on a network of two nodes) before the step
+        // looked: a step goes on to what needs no waiting (seen on a loaded machine).
         mm.step();
-        QCOMPARE(mm.phase(), collab::Matchmaking::Phase::Reading);
+        QVERIFY(mm.phase() == collab::Matchmaking::Phase::Reading ||
+                mm.phase() == collab::Matchmaking::Phase::Pausing);
         QTRY_VERIFY_WITH_TIMEOUT((mm.step(), mm.phase() != collab::Matchmaking::Phase::Reading), 10000);
         QCOMPARE(mm.phase(), collab::Matchmaking::Phase::Pausing); // no leader to join yet
         QVERIFY(mm.giveUp("the collaboration is at epoch 8"));

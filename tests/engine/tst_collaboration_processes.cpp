@@ -368,7 +368,14 @@ private Q_SLOTS:
                 ledByLiar.count(number))
                 continue;
             double liarShare = -1, liarBandwidth = 0, honestShare = 0;
+            QString
+                plan; // every member's bandwidth and share, to tell a lie that paid from measurement noise
             for (const QJsonValue& m : epoch["members"].toArray()) {
+                plan += QStringLiteral(" %1: %2 values/s, share %3")
+                            .arg(m["id"].toString() == liarId ? QStringLiteral("liar")
+                                                              : m["id"].toString().left(8))
+                            .arg(m["bandwidth"].toDouble())
+                            .arg(m["share"].toDouble());
                 if (m["id"].toString() == liarId) {
                     liarShare = m["share"].toDouble();
                     liarBandwidth = m["bandwidth"].toDouble();
@@ -381,10 +388,11 @@ private Q_SLOTS:
                 continue; // the liar was not in this group
             QVERIFY2(liarBandwidth < claim / 100, qPrintable(QString::number(liarBandwidth)));
             QVERIFY2(liarShare <= 2 * honestShare + 1e-6,
-                     qPrintable(QStringLiteral("epoch %1: liar %2, honest %3")
+                     qPrintable(QStringLiteral("epoch %1: liar %2, honest %3;%4")
                                     .arg(number)
                                     .arg(liarShare)
-                                    .arg(honestShare)));
+                                    .arg(honestShare)
+                                    .arg(plan)));
             ++checked;
         }
         QVERIFY(checked > 0);
