@@ -305,11 +305,12 @@ private:
     }
 
     // Leading: gathers members until the first of: every peer expected joined (and the least gather time
-    // passed); the gather time passed and no new member came for the quiet time; its expiration (the
-    // longest gather). Leaves for a better leader if one appears. Peers start looking for a group over
-    // several seconds, as each learns that the batch is full: a leader that began at a fixed time left those
-    // still arriving to form groups of their own (the 40-volunteer soak: groups of 22, 8 and 6 in one
-    // epoch, each leader's gather time up with 38 peers expected; docs/soak.md).
+    // passed); the gather time passed, no new member came for the quiet time, and most of the expected are
+    // in or nobody came at all (mostExpectedJoined); its expiration (the longest gather). Leaves for a better
+    // leader if one appears. Peers start looking for a group over several seconds, as each learns that the
+    // batch is full: a leader that began at a fixed time left those still arriving to form groups of their
+    // own (the 40-volunteer soak: groups of 22, 8 and 6 in one epoch, each leader's gather time up with 38
+    // peers expected; docs/soak.md).
     void startLeading() {
         leading_ = true;
         following_.reset();

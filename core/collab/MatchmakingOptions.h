@@ -22,8 +22,9 @@ struct MatchmakingOptions {
     // hashes never group.
     std::string schemaHash;
     // How long a leader gathers members after declaring, while they keep coming: past it, it begins once
-    // nobody new joined for joinQuietTime, and at the latest at maxGatherTime (its declaration's expiration
-    // is now + the larger of the two).
+    // nobody new joined for joinQuietTime (if at most a fifth of the expected peers, or one, is still out,
+    // or nobody came at all), and at the latest at maxGatherTime (its declaration's expiration is now + the
+    // larger of the two).
     std::chrono::milliseconds gatherTime{15000};
     std::chrono::milliseconds maxGatherTime{0};
     std::chrono::milliseconds joinQuietTime{2000};
