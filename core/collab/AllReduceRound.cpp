@@ -832,8 +832,7 @@ private:
             return envelope.span_received().group_id() == spec_.groupId;
         if (envelope.has_round_seals())
             return envelope.round_seals().group_id() == spec_.groupId;
-        const std::optional<RoundOf> round = roundOf(envelope);
-        return round && round->groupId == spec_.groupId;
+        return isRoundMessage(envelope, spec_.groupId);
     }
 
     void onRouterMessage(net::WireMessage message) {
@@ -845,16 +844,7 @@ private:
         // connection, where they misfit that round's plan (the 40-volunteer soak: a client took an honest
         // leader for one that split plans;
         // tst_allreduce_processes::aMembersNextRoundDoesNotTakeThisRoundsReplies).
-        if (const int member = spec_.indexOf(envelope.sender());
-            member >= 0 && message.route.size() > 0 && ofThisGroup(envelope))
-            routes_[static_cast<std::size_t>(member)] = message.route.to_string();
-        if (envelope.has_span_received() && envelope.span_received().group_id() == spec_.groupId)
-            return onConfirmation(envelope);
-        if (envelope.has_member_connected() && envelope.member_connected().group_id() == spec_.groupId)
-            return onConnected(envelope);
-        if (envelope.has_round_seals() && envelope.round_seals().group_id() == spec_.groupId)
-            return onRoundSeals(envelope);
-        if (!envelope.has_tensor_part() || envelope.tensor_part().group_id() != spec_.groupId) {
+        if (!ofThisGroup(envelope)) {
             // Kept for the caller within a bound in bytes: any admitted peer may send parts for groups it
             // makes up while the round runs, and the caller bounds what it keeps the same way (RoundStash).
             const std::uint64_t cost = RoundStash::costOf(message);
@@ -864,6 +854,14 @@ private:
             }
             return;
         }
+        if (const int member = spec_.indexOf(envelope.sender()); member >= 0 && message.route.size() > 0)
+            routes_[static_cast<std::size_t>(member)] = message.route.to_string();
+        if (envelope.has_span_received())
+            return onConfirmation(envelope);
+        if (envelope.has_member_connected())
+            return onConnected(envelope);
+        if (envelope.has_round_seals())
+            return onRoundSeals(envelope);
         const wire::TensorPart& part = envelope.tensor_part();
         // The member is the message's sender, which the codec authenticated (under CURVE, the peer the
         // connection's handshake admitted), never the connection's routing id, which libzmq makes up.

@@ -668,9 +668,13 @@ std::vector<std::string> CollaborationLink::bannedMembers(const Session& s, cons
     std::vector<std::string> banned;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     for (const collab::GroupMember& member : spec.members)
-        if (s.zap && s.zap->isBanned(member.peerId, now))
+        if (isBanned(s, member.peerId, now))
             banned.push_back(member.peerId);
     return banned;
+}
+
+bool CollaborationLink::isBanned(const Session& s, const std::string& peerId, qint64 nowMs) {
+    return s.zap && s.zap->isBanned(peerId, nowMs);
 }
 
 void CollaborationLink::banViolators(Session& s,
@@ -1101,7 +1105,7 @@ void CollaborationLink::maybeFormGroup(Session& s) {
     // Not a peer this one banned: it will not be let in, and a leader gathers on while too many of the
     // expected are out (Matchmaking).
     const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
-    std::erase_if(expected, [&](const std::string& peer) { return s.zap && s.zap->isBanned(peer, nowMs); });
+    std::erase_if(expected, [&](const std::string& peer) { return isBanned(s, peer, nowMs); });
     s.matchmaking->start(local, self, std::move(expected));
     s.matchmakingEpoch = local;
     s.matchmakingBegan = began;

@@ -139,6 +139,8 @@ private:
     void banViolators(Session& s, const std::vector<std::pair<std::string, std::string>>& violators);
     // The members of `spec` this peer bans now.
     static std::vector<std::string> bannedMembers(const Session& s, const collab::GroupSpec& spec);
+    // This peer banned `peerId` (nothing is banned without admission: no ZAP handler).
+    static bool isBanned(const Session& s, const std::string& peerId, qint64 nowMs);
     void renewToken(Session& s);
     void followRevocations(Session& s);
     void note(const std::string& line) const;
