@@ -133,6 +133,7 @@ public:
         heardFrom_.assign(members, now);
         fitted_.assign(members, false);
         misfit_.assign(members, false);
+        toldOfOtherGroup_.assign(members, false);
         arrivals_.resize(members);
         spanFailed_.assign(members, false);
         received_.resize(members);
@@ -826,6 +827,40 @@ private:
             misfit_[static_cast<std::size_t>(member)] = true;
     }
 
+    // A member of this plan that speaks of another group at this epoch and has sent nothing that fits this
+    // one: the leader gave it another group id (each group's messages are valid on their own, so nothing
+    // else shows that split). Counted as a misfit (plansDiffer), and told once, with a PartFailure of this
+    // group, so that a member that aggregates nothing (a client, which this aggregator would otherwise
+    // leave in silence) counts this aggregator as a misfit too. A member that left this group, or that
+    // was excluded, is not evidence: it may have joined another group at this epoch.
+    void noteOtherGroup(const net::WireMessage& message) {
+        const std::optional<RoundOf> round = roundOf(message.envelope);
+        if (!round || round->epoch != spec_.epoch ||
+            std::find(options_.companionGroups.begin(), options_.companionGroups.end(), round->groupId) !=
+                options_.companionGroups.end())
+            return;
+        const int member = spec_.indexOf(message.envelope.sender());
+        if (member < 0 || member == me_)
+            return;
+        const auto m = static_cast<std::size_t>(member);
+        if (fitted_[m] || (spec_.members[m].sends() && reducer_->excluded(m)))
+            return;
+        notePlanMismatch(message.envelope.sender());
+        if (toldOfOtherGroup_[m] || !router_ || message.route.size() == 0)
+            return;
+        toldOfOtherGroup_[m] = true;
+        wire::Envelope envelope;
+        wire::PartFailure* failure = envelope.mutable_part_failure();
+        failure->set_group_id(spec_.groupId);
+        failure->set_epoch(spec_.epoch);
+        failure->set_span(static_cast<std::uint32_t>(me_));
+        failure->set_reason("a message for another group at this epoch: not this aggregator's group");
+        std::vector<zmq::message_t> frames = codec_.encode(std::move(envelope));
+        const zmq::message_t route(message.route.data(), message.route.size());
+        if (net::MessageCodec::trySend(*router_, frames, &route, true) == net::MessageCodec::SendResult::Sent)
+            result_.bytesSent += sizeOf(frames);
+    }
+
     // A member's message to this aggregator that names this round's group.
     bool ofThisGroup(const wire::Envelope& envelope) const {
         if (envelope.has_span_received())
@@ -845,6 +880,7 @@ private:
         // leader for one that split plans;
         // tst_allreduce_processes::aMembersNextRoundDoesNotTakeThisRoundsReplies).
         if (!ofThisGroup(envelope)) {
+            noteOtherGroup(message);
             // Kept for the caller within a bound in bytes: any admitted peer may send parts for groups it
             // makes up while the round runs, and the caller bounds what it keeps the same way (RoundStash).
             const std::uint64_t cost = RoundStash::costOf(message);
@@ -1063,6 +1099,10 @@ private:
         if (envelope.sender() != spec_.members[aggregator].peerId)
             throw net::ProtocolViolation("a reply on an aggregator's connection from another peer");
         if (envelope.has_part_failure()) {
+            // One of another group or epoch: that aggregator was given another plan (noteOtherGroup).
+            if (envelope.part_failure().group_id() != spec_.groupId ||
+                envelope.part_failure().epoch() != spec_.epoch)
+                throw misfit(aggregator, "a span given up for another group or epoch");
             if (!spanFailed_[aggregator]) {
                 const std::string& peerId = spec_.members[aggregator].peerId;
                 result_.violations.push_back(
@@ -1184,9 +1224,10 @@ private:
     Clock::time_point start_;
 
     std::vector<Clock::time_point> heardFrom_; // last message from each member
-    std::vector<bool> fitted_;     // a part or an average from each member fitted this member's plan
-    std::vector<bool> misfit_;     // ... or did not (AllReduceResult::planMismatches, at the end)
-    std::vector<bool> spanFailed_; // aggregators this member gave up on
+    std::vector<bool> fitted_;           // a part or an average from each member fitted this member's plan
+    std::vector<bool> misfit_;           // ... or did not (AllReduceResult::planMismatches, at the end)
+    std::vector<bool> toldOfOtherGroup_; // members told that their group is not this one (noteOtherGroup)
+    std::vector<bool> spanFailed_;       // aggregators this member gave up on
     std::vector<std::set<std::uint32_t>> received_;  // averaged parts received, per aggregator
     std::vector<std::unique_ptr<float[]>> averaged_; // per aggregator: its span's means so far
     std::set<std::size_t> confirmationsDue_;         // aggregators to tell that their span arrived

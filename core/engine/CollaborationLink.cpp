@@ -96,14 +96,20 @@ constexpr auto kDepartureWait = 3s;
 // A newcomer that hears of nobody for this long takes itself to be the first peer of the run.
 constexpr auto kAloneAfter = 8s;
 
+// The state round's group id, derived from the gradient round's: every member derives the same one, and
+// the state round's parts can never be mistaken for the gradient round's.
+std::string stateGroupId(const std::string& groupId) {
+    const QByteArray derived = QCryptographicHash::hash(
+        QByteArray::fromStdString(groupId) + QByteArrayLiteral("/state"), QCryptographicHash::Sha256);
+    return derived.left(16).toStdString();
+}
+
 // The state round's group: the gradient round's members and partition, scaled to the state vector's
 // size (integer shares, the remainder to the largest fractions, ties to the earlier member: the same on
-// every member), fp32 so that averaging loses nothing, every sender weighted 1, and a group id of its own
-// so that its parts can never be mistaken for the gradient round's.
+// every member), fp32 so that averaging loses nothing, every sender weighted 1; its group id from
+// stateGroupId.
 collab::GroupSpec stateSpec(collab::GroupSpec spec, std::int64_t size) {
-    const QByteArray derived = QCryptographicHash::hash(
-        QByteArray::fromStdString(spec.groupId) + QByteArrayLiteral("/state"), QCryptographicHash::Sha256);
-    spec.groupId = derived.left(16).toStdString();
+    spec.groupId = stateGroupId(spec.groupId);
     spec.encoding = collab::TensorEncoding::fp32();
     const std::int64_t total = spec.vectorSize;
     std::vector<std::pair<std::int64_t, std::size_t>> remainders;
@@ -468,6 +474,9 @@ std::future<RoundOutcome> CollaborationLink::beginAverage(FormedGroup& formed, s
         for (net::WireMessage& message : s.stash.take(spec.groupId, spec.epoch))
             early.push_back(std::move(message));
         collab::AllReduceOptions roundOptions = options_.allReduce;
+        // The gradient round and its state round share members and epoch: neither's messages are a sign
+        // of a split group in the other.
+        roundOptions.companionGroups = {state ? formed.group.groupId : stateGroupId(formed.group.groupId)};
         roundOptions.uploadBytesPerSecond = options_.uploadBytesPerSecond;
         roundOptions.pacingBytesPerSecond = s.pacingBytesPerSecond();
         // A gradient part weighs the samples behind it, within what its sender reported; a state part

@@ -91,9 +91,10 @@ check "public hosts reach each other" get "$prefix-p2" "http://$(address_of 1):8
 check "a public host cannot dial a home by its router's address" fails get "$prefix-p1" "http://$(wan_of 3):8080/blob"
 check "a public host cannot dial a home by its own address" fails get "$prefix-p1" "http://$(address_of 3):8080/blob"
 check "another home cannot dial a home" fails get "$prefix-h4" "http://$(wan_of 3):8080/blob"
-# Even a host that routes the home's network through its router (a neighbour at the same provider) is kept
-# out: the router forwards inward only what belongs to a connection the home started.
-ip -n "$prefix-p2" route add 192.168.3.0/24 via "$(wan_of 3)"
+# Even packets for the home's own network that reach its router (the Internet routing them there, as a
+# careless provider might) are kept out: the router forwards inward only what belongs to a connection the
+# home started.
+ip -n "$prefix-net" route add 192.168.3.0/24 via "$(wan_of 3)" dev "b${prefix}3"
 check "a host routing through the home's router cannot dial the home" fails get "$prefix-p2" "http://$(address_of 3):8080/blob"
 check "the home's server was asked nothing" test ! -s "$work/home/access.log"
 check "a firewalled host reaches a public host" get "$prefix-p5" "http://$(address_of 1):8080/blob"

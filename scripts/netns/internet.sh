@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
 # An emulated Internet out of Linux network namespaces, for collaborations across hosts: an "Internet"
-# namespace holds a bridge; public hosts plug into it with a public address; each home host sits behind a
-# home router of its own that masquerades its traffic (nftables) and lets nothing in that the home did not
-# start; a firewalled host has a public address but drops every TCP connection others open to it (a host
-# firewall). Every host's downlink and uplink are shaped with tc tbf to its own rates: a public host's on its
-# link to the bridge, a home's on its router's link to the bridge (a home line is asymmetric: e.g. 100/20).
+# namespace routes between hosts; public hosts plug into it with a public address; each home host sits
+# behind a home router of its own that masquerades its traffic (nftables) and lets nothing in that the home
+# did not start; a firewalled host has a public address but drops every TCP connection others open to it (a
+# host firewall). Every host's downlink and uplink are shaped with tc tbf to its own rates: a public host's
+# on its line to the Internet, a home's on its router's line (a home line is asymmetric: e.g. 100/20).
 # Only addresses inside these namespaces are used: public 10.79.0.0/16 (hosts 10.79.1.N, home routers'
-# WAN side 10.79.2.N), homes 192.168.N.0/24 (the host .2, its router .1).
+# WAN side 10.79.2.N, the Internet's side of every line 10.79.0.1), homes 192.168.N.0/24 (the host .2, its
+# router .1).
+#
+# Routed, not bridged: each line is a point-to-point link whose far end is the Internet namespace, as a
+# real host's is its provider's router. On one bridged segment every host would keep a neighbour (ARP) entry
+# for every other, and the kernel's neighbour table is shared by all namespaces (gc_thresh3: 1024 entries):
+# past about 32 hosts it overflows, SYNs go unanswered until entries age out, and connections open seconds
+# late (seen: all-reduce rounds of 37 and more peers never complete). Routed, each host keeps one entry (its
+# line's far end) and the Internet one per host.
 #
 # Usage (as root):
 #   scripts/netns/internet.sh up PREFIX HOST...   HOST is public:DOWN/UP, firewalled:DOWN/UP or
 #                                                 home:DOWN/UP, rates in Mbit/s
 #                                                 (0: unshaped); at most 200 hosts
 #   scripts/netns/internet.sh down PREFIX
+#   scripts/netns/internet.sh renumber PREFIX N ADDRESS   host N's public address (a public host's own, a
+#                                                 home's router's) becomes ADDRESS (10.79.x.y), as a
+#                                                 provider renumbers a line; its connections die
 # `up` tears down what PREFIX had first, then prints one line per host:
 #   "namespace address kind down_mbit up_mbit public_address"
 # (for a home host, its address is private and public_address is its router's). Run a program on a host
@@ -22,7 +33,8 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: $0 up PREFIX public:DOWN/UP|firewalled:DOWN/UP|home:DOWN/UP...  |  $0 down PREFIX" >&2
+    echo "usage: $0 up PREFIX public:DOWN/UP|firewalled:DOWN/UP|home:DOWN/UP...  |  $0 down PREFIX  |" \
+        "$0 renumber PREFIX N ADDRESS" >&2
     exit 2
 }
 
@@ -49,10 +61,41 @@ down() {
     done
 }
 
+# The Internet's side of every line: each host's gateway.
+gateway=10.79.0.1
+
+# A host's public end of its line (namespace device) and its Internet end: `route` gives that host the
+# address, `unroute` takes it away.
+route() { # namespace device internet_device address
+    ip -n "$1" addr add "$4/32" dev "$2"
+    ip -n "$1" route replace "$gateway/32" dev "$2"
+    ip -n "$1" route replace default via "$gateway" dev "$2"
+    ip -n "$prefix-net" route replace "$4/32" dev "$3"
+}
+unroute() { # namespace device internet_device address
+    ip -n "$1" addr del "$4/32" dev "$2"
+    ip -n "$prefix-net" route del "$4/32" dev "$3"
+}
+
 case $action in
 down)
     [[ $# -eq 0 ]] || usage
     down
+    exit 0
+    ;;
+renumber)
+    [[ $# -eq 2 && $1 =~ ^[0-9]+$ && $2 =~ ^10\.79\.[0-9]+\.[0-9]+$ ]] || usage
+    if ip netns list | grep -q "^$prefix-p$1\b"; then
+        ns="$prefix-p$1"
+    elif ip netns list | grep -q "^$prefix-r$1\b"; then
+        ns="$prefix-r$1"
+    else
+        echo "$0: no host $1 under $prefix" >&2
+        exit 1
+    fi
+    old=$(ip -n "$ns" -4 -o addr show dev "w$prefix$1" | awk '{print $4}' | cut -d/ -f1)
+    unroute "$ns" "w$prefix$1" "b$prefix$1" "$old"
+    route "$ns" "w$prefix$1" "b$prefix$1" "$2"
     exit 0
     ;;
 up) [[ $# -ge 1 ]] || usage ;;
@@ -98,8 +141,12 @@ link() { # namespace_a device_a namespace_b device_b
 net="$prefix-net"
 ip netns add "$net"
 ip -n "$net" link set lo up
-ip -n "$net" link add br0 type bridge
-ip -n "$net" link set br0 up
+ip netns exec "$net" sysctl -q -w net.ipv4.ip_forward=1
+# The Internet's end of a host's line: the gateway's address, and the route to the host's.
+line() { # host_namespace host_device internet_device address
+    ip -n "$net" addr add "$gateway/32" dev "$3"
+    route "$@"
+}
 
 index=0
 for host in "$@"; do
@@ -114,8 +161,7 @@ for host in "$@"; do
         ip netns add "$ns"
         ip -n "$ns" link set lo up
         link "$ns" "w$prefix$index" "$net" "b$prefix$index"
-        ip -n "$net" link set "b$prefix$index" master br0
-        ip -n "$ns" addr add "$address/16" dev "w$prefix$index"
+        line "$ns" "w$prefix$index" "b$prefix$index" "$address"
         shape "$ns" "w$prefix$index" "$uplink"
         shape "$net" "b$prefix$index" "$downlink"
         if [[ $kind == firewalled ]]; then
@@ -148,8 +194,7 @@ EOF
     ip -n "$router" addr add "192.168.$index.1/24" dev "l$prefix${index}r"
     # The router's line to the Internet.
     link "$router" "w$prefix$index" "$net" "b$prefix$index"
-    ip -n "$net" link set "b$prefix$index" master br0
-    ip -n "$router" addr add "$wan/16" dev "w$prefix$index"
+    line "$router" "w$prefix$index" "b$prefix$index" "$wan"
     ip netns exec "$router" sysctl -q -w net.ipv4.ip_forward=1
     # Masquerade out; forward in only what belongs to a connection the home started.
     ip netns exec "$router" nft -f - <<EOF

@@ -90,11 +90,8 @@ for _ in $(seq 1200); do
   [ "$(grep -c '"event":"epoch"' "$out/public/log.out" 2>/dev/null)" -ge 2 ] && break
   sleep 0.1
 done
-# (The old address goes first: deleting a primary address deletes the secondary ones of its subnet.)
-ip -n "$prefix-p2" addr del 10.79.1.2/16 dev "w${prefix}2"
-ip -n "$prefix-p2" addr add 10.79.1.102/16 dev "w${prefix}2"
-ip -n "$prefix-r5" addr del 10.79.2.5/16 dev "w${prefix}5"
-ip -n "$prefix-r5" addr add 10.79.2.105/16 dev "w${prefix}5"
+"$here/scripts/netns/internet.sh" renumber "$prefix" 2 10.79.1.102
+"$here/scripts/netns/internet.sh" renumber "$prefix" 5 10.79.2.105
 renumbered_at=$(grep -c '"event":"epoch"' "$out/public/log.out")
 echo "renumbered public host 2 and home router 5 after the public volunteer's epoch $renumbered_at"
 

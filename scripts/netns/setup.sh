@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Builds a shaped test network out of Linux network namespaces, for benchmarks of the collaboration on
-# links of known speed: one namespace per peer, all joined by a bridge in a hub namespace; every peer's
-# link is limited to its own rate in both directions with tc tbf (upload on the peer's end of its veth
-# pair, download on the hub's end). Only addresses inside these namespaces are used (10.77.0.0/24).
+# links of known speed: one namespace per peer, each on a point-to-point link to a hub namespace that routes
+# between them; every peer's link is limited to its own rate in both directions with tc tbf (upload on the
+# peer's end of its veth pair, download on the hub's end). Only addresses inside these namespaces are used
+# (10.77.0.0/24; the hub's end of every link is 10.77.0.254). Routed rather than bridged, so that each peer
+# keeps one neighbour entry, not one per other peer: the kernel's neighbour table is shared by all
+# namespaces and overflows past about 32 bridged peers (scripts/netns/internet.sh says more).
 #
 # Usage (as root): scripts/netns/setup.sh PREFIX RATE_MBIT...
 #   PREFIX    names the namespaces: PREFIX-hub, PREFIX-0, PREFIX-1, ...
@@ -34,9 +37,9 @@ fi
 
 hub="$prefix-hub"
 ip netns add "$hub"
-ip -n "$hub" link add br0 type bridge
-ip -n "$hub" link set br0 up
 ip -n "$hub" link set lo up
+ip netns exec "$hub" sysctl -q -w net.ipv4.ip_forward=1
+gateway=10.77.0.254
 
 # tbf needs a bucket of at least one timer tick of traffic; 64 KiB or 10 ms of the rate, whichever is larger.
 shape() { # namespace device rate_mbit
@@ -57,10 +60,13 @@ for rate in "$@"; do
     ip link set "p$prefix$index" netns "$ns"
     ip link set "h$prefix$index" netns "$hub"
     ip -n "$ns" link set lo up
-    ip -n "$ns" addr add "10.77.0.$((index + 1))/24" dev "p$prefix$index"
     ip -n "$ns" link set "p$prefix$index" up
-    ip -n "$hub" link set "h$prefix$index" master br0
     ip -n "$hub" link set "h$prefix$index" up
+    ip -n "$ns" addr add "10.77.0.$((index + 1))/32" dev "p$prefix$index"
+    ip -n "$ns" route add "$gateway/32" dev "p$prefix$index"
+    ip -n "$ns" route add default via "$gateway" dev "p$prefix$index"
+    ip -n "$hub" addr add "$gateway/32" dev "h$prefix$index"
+    ip -n "$hub" route add "10.77.0.$((index + 1))/32" dev "h$prefix$index"
     if (( rate > 0 )); then
         shape "$ns" "p$prefix$index" "$rate"  # the peer's upload
         shape "$hub" "h$prefix$index" "$rate" # the peer's download

@@ -149,18 +149,25 @@ std::vector<zmq::socket_t> hijack(zmq::context_t& context, const collab::GroupSp
     return sockets;
 }
 
+// The group of a member's next round at the same epoch, as the engine's state round follows its gradient
+// round: this group id with its bytes flipped. Every peer's round takes it as its companion
+// (AllReduceOptions::companionGroups), as the engine's rounds do.
+std::string nextRoundGroup(std::string groupId) {
+    for (char& byte : groupId)
+        byte = static_cast<char>(~byte);
+    return groupId;
+}
+
 // --next-round-after-ms: the next round's connections to every other aggregator, each sending a connection
-// notice of another group (this group id with its bytes flipped) every 200 ms until `stop`; the frames
-// that arrived on them.
+// notice of the next round's group (nextRoundGroup) every 200 ms until `stop`; the frames that arrived on
+// them.
 int startNextRound(const collab::GroupSpec& spec, const net::MessageCodec& codec,
                    const net::SocketFactory& sockets, const std::string& self,
                    std::chrono::milliseconds after, const std::atomic<bool>& stop) {
     const auto begun = std::chrono::steady_clock::now();
     while (!stop && std::chrono::steady_clock::now() - begun < after)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    std::string nextGroup = spec.groupId;
-    for (char& byte : nextGroup)
-        byte = static_cast<char>(~byte);
+    const std::string nextGroup = nextRoundGroup(spec.groupId);
     std::vector<zmq::socket_t> next;
     for (std::size_t m = 0; m < spec.members.size(); ++m)
         if (spec.members[m].peerId != self && spec.spanCounts[m] > 0)
@@ -344,6 +351,7 @@ int main(int argc, char** argv) {
     // --deadline-ms N: the whole round's deadline (AllReduceOptions::deadline).
     if (const std::string deadline = argument(argc, argv, "deadline-ms", ""); !deadline.empty())
         options.deadline = std::chrono::milliseconds(std::stoi(deadline));
+    options.companionGroups = {nextRoundGroup(spec.groupId)};
     options.uploadBytesPerSecond = upload;
     options.downloadBytesPerSecond = download;
     options.connectWait =
@@ -461,6 +469,7 @@ int main(int argc, char** argv) {
                                 {"excluded", excluded},
                                 {"violations", result.violations},
                                 {"violators", violators},
+                                {"plans_differ", result.plansDiffer()},
                                 {"paced_connections", result.pacedConnections},
                                 {"bytes_sent", result.bytesSent},
                                 {"bytes_received", result.bytesReceived},

@@ -681,6 +681,37 @@ private Q_SLOTS:
         QVERIFY(mismatches > 0);
     }
 
+    void aLeaderGivingAMemberAnotherGroupIsSeen_data() {
+        QTest::addColumn<QString>("role"); // of the member given another group id
+        QTest::newRow("aggregator") << "node";
+        QTest::newRow("client") << "client";
+    }
+
+    // A leader that gives one member another group id, each GroupBegin valid on its own: the member's
+    // messages name a group the others are not in, and theirs one it is not in. It finds more misfits than
+    // fits (plansDiffer: it looks for a group again and leaves that leader), also when it aggregates
+    // nothing, since the aggregators tell it; each of the others has one misfit against one fit, so goes
+    // on; nobody is banned. Without the check every member was left in silence: it stepped with its own
+    // values, parting from the others.
+    void aLeaderGivingAMemberAnotherGroupIsSeen() {
+        QFETCH(QString, role);
+        const std::int64_t size = 60'000;
+        std::vector<Peer> peers =
+            start({"node", "node", role}, {3, 5, 7}, size, {"--timeout-ms", "2000", "--curve", "yes"});
+        const collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp16(), 8192);
+        collab::GroupSpec other = spec;
+        other.groupId = std::string(16, 'X');
+        begin(peers[0], spec);
+        begin(peers[1], spec);
+        begin(peers[2], other);
+        finish(peers);
+        for (std::size_t i = 0; i < peers.size(); ++i) {
+            const QByteArray report = QJsonDocument(peers[i].result).toJson(QJsonDocument::Compact);
+            QVERIFY2(peers[i].result.value("violators").toArray().isEmpty(), report.constData());
+            QVERIFY2(peers[i].result.value("plans_differ").toBool() == (i == 2), report.constData());
+        }
+    }
+
     void everyKindOfBadPartIsRejected_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("violation");
