@@ -1,7 +1,8 @@
 // sahaj-core: computes gradients for the engine on one device (docs/compute-cores.md).
 //
-//   sahaj-core --channel-fd 3
-//       serve the engine on the socket it handed over (how the engine starts it)
+//   sahaj-core --channel-fd 3 [--nice N]
+//       serve the engine on the socket it handed over (how the engine starts it), at niceness N (1-19)
+//       when given: set before any thread starts, so that every thread of the core has it
 //   sahaj-core --self-test [--device D] [--config NAME|PATH] [--micro-batch N] [--seconds S]
 //       a short forward/backward; prints the device and samples/s as JSON
 //   sahaj-core --detect-gpus
@@ -18,17 +19,47 @@
 #include "core/device/CoreSelfTest.h"
 #include "core/device/CoreService.h"
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <vector>
 
 namespace {
 
 using sahaj::compute::CoreExitCode;
+
+// A whole number from `min` to `max` written in full, or nullopt.
+std::optional<long> wholeNumber(const std::string& text, long min, long max) {
+    char* end = nullptr;
+    const long value = std::strtol(text.c_str(), &end, 10);
+    if (end == text.c_str() || *end != '\0' || value < min || value > max)
+        return std::nullopt;
+    return value;
+}
+
+// Sets every thread of this process to `niceness`. On Linux a niceness belongs to a thread, and a new
+// thread takes its creator's: the threads started from here on take it from this one, but libraries start
+// some while they load, before main (seen: one thread of the CPU core left at 0), so each thread there is
+// now is lowered by its id. Only ever lowered: an unprivileged process may, and the engine asks no more.
+void lowerPriority(int niceness) {
+    std::error_code error;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", error)) {
+        const id_t thread = static_cast<id_t>(std::strtoul(task.path().filename().c_str(), nullptr, 10));
+        if (thread != 0 && ::setpriority(PRIO_PROCESS, thread, niceness) != 0)
+            std::cerr << "sahaj-core: cannot lower the priority of thread " << thread << ": "
+                      << std::strerror(errno) << "\n";
+    }
+    if (error)
+        std::cerr << "sahaj-core: cannot list its threads: " << error.message() << "\n";
+}
 
 int exitWith(CoreExitCode code) {
     return static_cast<int>(code);
@@ -37,7 +68,7 @@ int exitWith(CoreExitCode code) {
 int usage(const std::string& problem) {
     std::cerr
         << "sahaj-core: " << problem << "\n"
-        << "usage: sahaj-core --channel-fd N\n"
+        << "usage: sahaj-core --channel-fd N [--nice 1-19]\n"
         << "       sahaj-core --self-test [--device cpu|cuda[:N]] [--config NAME|PATH] [--micro-batch N]\n"
         << "       sahaj-core --detect-gpus\n";
     return exitWith(CoreExitCode::Usage);
@@ -103,12 +134,18 @@ int selfTest(const std::vector<std::string>& arguments) {
 
 int main(int argc, char** argv) {
     const std::vector<std::string> arguments(argv + 1, argv + argc);
-    if (arguments.size() == 2 && arguments[0] == "--channel-fd") {
-        char* end = nullptr;
-        const long fd = std::strtol(arguments[1].c_str(), &end, 10);
-        if (end == arguments[1].c_str() || *end != '\0' || fd < 0 || fd > 1024)
+    if ((arguments.size() == 2 || (arguments.size() == 4 && arguments[2] == "--nice")) &&
+        arguments[0] == "--channel-fd") {
+        const std::optional<long> fd = wholeNumber(arguments[1], 0, 1024);
+        if (!fd)
             return usage("--channel-fd takes a descriptor number");
-        return serve(static_cast<int>(fd));
+        if (arguments.size() == 4) {
+            const std::optional<long> niceness = wholeNumber(arguments[3], 1, 19);
+            if (!niceness)
+                return usage("--nice takes 1 to 19");
+            lowerPriority(static_cast<int>(*niceness));
+        }
+        return serve(static_cast<int>(*fd));
     }
     if (arguments.size() == 1 && arguments[0] == "--detect-gpus") {
         std::cout << sahaj::compute::NvmlProbe::report(sahaj::compute::NvmlProbe::probe()) << std::endl;

@@ -63,6 +63,10 @@ void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
         {"cache-gib", "The most the shard cache holds, in GiB (default 20).", "G"},
         {"seed", "Seed of this peer's data order (default: random).", "S"},
         {"max-compute-percent", "Compute at most this share of the time, in percent (default 100).", "P"},
+        {"core-nice",
+         "Run the compute cores at this niceness, 0-19 as nice(1) counts (default 0): the engine and "
+         "other programs go first when CPU time is short.",
+         "N"},
         {"claim-mbps",
          "Testing a run's defences only: declare this upload and download bandwidth in Mbit/s instead of "
          "the measured one (default: the measured one).",
@@ -109,6 +113,7 @@ int VolunteerCommand::run(const QCommandLineParser& parser) {
     options.link.stateDonor = options.link.role == wire::ROLE_NODE;
     options.trains = options.link.role != wire::ROLE_AUXILIARY;
     options.dutyCycle = CommandLine::realValue(parser, "max-compute-percent", 100.0, 1.0, 100.0) / 100.0;
+    options.coreNiceness = static_cast<int>(CommandLine::integerValue(parser, "core-nice", 0, 0, 19));
     options.device = parser.isSet("device") ? parser.value("device").toStdString() : "auto";
     if (parser.isSet("attack")) {
         try {

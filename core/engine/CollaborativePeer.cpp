@@ -82,8 +82,10 @@ CollaborativePeer::CollaborativePeer(PeerOptions options) : options_(std::move(o
         computePlan_ = CorePlanner::forThisMachine(options_.device, options_.computeThreads);
         std::vector<std::unique_ptr<CoreSupervisor>> cores; // one per device: the CPU, or each GPU chosen
         for (std::vector<CoreLaunch> launches : computePlan_.devices) {
-            for (CoreLaunch& launch : launches)
+            for (CoreLaunch& launch : launches) {
                 launch.seed = data.seed;
+                launch.niceness = options_.coreNiceness;
+            }
             cores.push_back(std::make_unique<CoreSupervisor>(std::move(launches), manifest.model));
         }
         accumulator_ =

@@ -39,8 +39,14 @@ pid_t spawnCore(const CoreLaunch& launch, int channelFd) {
     posix_spawn_file_actions_adddup2(&actions, channelFd, compute::CoreProtocol::kChannelFd);
     const std::string executable = launch.executable.string();
     const std::string fd = std::to_string(compute::CoreProtocol::kChannelFd);
+    const std::string niceness = std::to_string(launch.niceness);
     std::vector<char*> argv{const_cast<char*>(executable.c_str()), const_cast<char*>("--channel-fd"),
-                            const_cast<char*>(fd.c_str()), nullptr};
+                            const_cast<char*>(fd.c_str())};
+    if (launch.niceness > 0) {
+        argv.push_back(const_cast<char*>("--nice"));
+        argv.push_back(const_cast<char*>(niceness.c_str()));
+    }
+    argv.push_back(nullptr);
     pid_t pid = -1;
     const int error = ::posix_spawn(&pid, executable.c_str(), &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);

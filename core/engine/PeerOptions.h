@@ -24,6 +24,9 @@ struct PeerOptions {
     // The compute core's device ("cpu", "cuda", "cuda:N") and CPU threads (0: its default).
     std::string device = "cpu";
     int computeThreads = 0;
+    // The compute cores' niceness, 0 to 19 as nice(1) counts (0: as the engine's): above 0 the engine, the
+    // network and the volunteer's other programs go first when CPU time is short.
+    int coreNiceness = 0;
     // Share of the time spent computing, in (0, 1]: after each micro-batch the trainer rests so that
     // computing takes this fraction of the wall time (the user's GPU/CPU usage limit).
     double dutyCycle = 1.0;

@@ -2,7 +2,8 @@
 // and shared memory is the one the model computes in process; a core killed with SIGKILL, one that hangs
 // (stopped with SIGSTOP), one that is no core at all, each ends in a failure that says so, leaves the
 // engine's sum as it was, and the supervisor restarts a core after its back-off or moves to the next variant;
-// two cores (standing for two GPUs of one peer) sum to what one core computes from the same samples.
+// two cores (standing for two GPUs of one peer) sum to what one core computes from the same samples; a core
+// asked for a niceness runs every thread at it.
 #include "core/device/GradientComputer.h"
 #include "core/engine/ComputeCore.h"
 #include "core/engine/CoreLocator.h"
@@ -13,6 +14,8 @@
 #include "core/model/ComputeThreads.h"
 #include "tests/common/TestFiles.h"
 
+#include <QDir>
+#include <QFile>
 #include <QTest>
 
 #include <torch/torch.h>
@@ -20,6 +23,7 @@
 #include <csignal>
 #include <random>
 #include <thread>
+#include <unistd.h>
 
 using namespace sahaj;
 using namespace std::chrono_literals;
@@ -47,6 +51,23 @@ compute::TokenBatch batchFor(const model::AlbertConfig& config, int rows, int wi
 
 std::vector<float> initialParameters(const model::AlbertConfig& config, std::uint64_t seed) {
     return model::AlbertParameterLayout::initialValues(model::AlbertParameterLayout::of(config), seed);
+}
+
+// The niceness of each thread of process `pid` (/proc/PID/task/TID/stat, field 19).
+std::vector<int> threadNiceness(pid_t pid) {
+    std::vector<int> result;
+    const QDir tasks(QStringLiteral("/proc/%1/task").arg(pid));
+    for (const QString& task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile file(tasks.filePath(task + "/stat"));
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray stat = file.readAll();
+        // After the command's closing parenthesis: field 3 (the state) onwards.
+        const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 16)
+            result.push_back(fields[16].toInt());
+    }
+    return result;
 }
 
 engine::CoreLaunch cpuCore() {
@@ -120,6 +141,30 @@ private Q_SLOTS:
         local.loadParameters(moved);
         local.compute(batchFor(tiny_, 4, 24, 1), one);
         QVERIFY(std::memcmp(after.data(), one.data(), one.size() * sizeof(float)) == 0);
+    }
+
+    // A core asked to run at niceness 19 (a volunteer's engine and programs first) lowers its priority
+    // before any of its threads starts: every thread has it once it computes; a core not asked has the
+    // engine's.
+    void aNicedCoreRunsEveryThreadAtItsNiceness() {
+        engine::CoreLaunch launch = cpuCore();
+        launch.threads = 2;
+        launch.niceness = 19;
+        engine::ComputeCore niced(launch, tiny_, layout_);
+        engine::ComputeCore plain(cpuCore(), tiny_, layout_);
+        std::vector<float> sum(static_cast<std::size_t>(model::AlbertParameterLayout::elements(layout_)));
+        for (engine::ComputeCore* core : {&niced, &plain}) {
+            core->loadParameters(initialParameters(tiny_, 11), 1);
+            core->compute(batchFor(tiny_, 4, 24, 1), sum);
+        }
+        const std::vector<int> nicedThreads = threadNiceness(niced.pid());
+        QVERIFY(!nicedThreads.empty());
+        for (const int niceness : nicedThreads)
+            QCOMPARE(niceness, 19);
+        const int engine = threadNiceness(::getpid()).front();
+        QVERIFY(engine < 19);
+        for (const int niceness : threadNiceness(plain.pid()))
+            QCOMPARE(niceness, engine);
     }
 
     void aKilledCoreLeavesTheSumAsItWas() {
