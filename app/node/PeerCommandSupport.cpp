@@ -140,7 +140,8 @@ engine::PeerOptions PeerCommandSupport::options(const QCommandLineParser& parser
     options.link.matchmaking.gatherTime = std::chrono::milliseconds(gather);
     options.link.matchmaking.maxGatherTime = std::chrono::milliseconds(maxGather);
     options.link.matchmaking.minGatherTime = std::chrono::milliseconds(minGather);
-    options.link.matchmaking.deadline = std::chrono::milliseconds(3 * gather) + 20s;
+    // A follower waits for its leader's longest gather: the deadline leaves it 20 s beyond.
+    options.link.matchmaking.deadline = std::chrono::milliseconds(maxGather) + 20s;
     options.link.matchmakingLead =
         std::chrono::milliseconds(CommandLine::integerValue(parser, "lead-ms", 3000, 0, 600'000));
     options.link.version = QCoreApplication::applicationVersion().toStdString();

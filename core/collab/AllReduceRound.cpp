@@ -835,9 +835,7 @@ private:
     // was excluded, is not evidence: it may have joined another group at this epoch.
     void noteOtherGroup(const net::WireMessage& message) {
         const std::optional<RoundOf> round = roundOf(message.envelope);
-        if (!round || round->epoch != spec_.epoch ||
-            std::find(options_.companionGroups.begin(), options_.companionGroups.end(), round->groupId) !=
-                options_.companionGroups.end())
+        if (!round || round->epoch != spec_.epoch || round->groupId == options_.companionGroup)
             return;
         const int member = spec_.indexOf(message.envelope.sender());
         if (member < 0 || member == me_)

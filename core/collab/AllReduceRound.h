@@ -77,11 +77,11 @@ struct AllReduceOptions {
     // aggregator, which compares them: the engine always sets it. nullptr: nothing is sealed (test peers
     // whose made-up ids are no keys). Every member of a group must agree; owned by the caller.
     const security::PeerIdentity* sealWith = nullptr;
-    // The group ids of the rounds that share this one's members and epoch (a gradient round's state round,
-    // and the reverse): a member's message for one of them says nothing about this round's plan. A message
-    // for any other group at this epoch, from a member of this plan that has sent nothing fitting it, is a
-    // sign that the leader gave members different groups, and counts as a misfit (plansDiffer).
-    std::vector<std::string> companionGroups;
+    // The group id of the round that shares this one's members and epoch (a gradient round's state round,
+    // and the reverse; empty: none): a member's message for it says nothing about this round's plan. A
+    // message for any other group at this epoch, from a member of this plan that has sent nothing fitting
+    // it, is a sign that the leader gave members different groups, and counts as a misfit (plansDiffer).
+    std::string companionGroup;
     // Members this member refuses from the start (peers it banned since the group formed): excluded as
     // senders and given up as aggregators at once, their spans keeping the local values. By peer id.
     std::vector<std::string> excluded;

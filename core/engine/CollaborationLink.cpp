@@ -476,7 +476,7 @@ std::future<RoundOutcome> CollaborationLink::beginAverage(FormedGroup& formed, s
         collab::AllReduceOptions roundOptions = options_.allReduce;
         // The gradient round and its state round share members and epoch: neither's messages are a sign
         // of a split group in the other.
-        roundOptions.companionGroups = {state ? formed.group.groupId : stateGroupId(formed.group.groupId)};
+        roundOptions.companionGroup = state ? formed.group.groupId : stateGroupId(formed.group.groupId);
         roundOptions.uploadBytesPerSecond = options_.uploadBytesPerSecond;
         roundOptions.pacingBytesPerSecond = s.pacingBytesPerSecond();
         // A gradient part weighs the samples behind it, within what its sender reported; a state part

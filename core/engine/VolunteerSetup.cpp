@@ -86,9 +86,9 @@ PeerOptions VolunteerSetup::options(const JoinRequest& request, const std::atomi
     // sahaj-node's defaults (PeerCommandSupport): gather for 5 s (at least 2 s, at most 15 s while members
     // keep coming), start 3 s before the ETA.
     options.link.matchmaking.gatherTime = 5000ms;
-    options.link.matchmaking.maxGatherTime = 15000ms;
+    options.link.matchmaking.maxGatherTime = 3 * options.link.matchmaking.gatherTime;
     options.link.matchmaking.minGatherTime = 2000ms;
-    options.link.matchmaking.deadline = 3 * options.link.matchmaking.gatherTime + 20s;
+    options.link.matchmaking.deadline = options.link.matchmaking.maxGatherTime + 20s;
     options.link.matchmakingLead = 3000ms;
 
     VolunteerAdmission::Credentials credentials;

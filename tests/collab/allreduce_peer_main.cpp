@@ -151,7 +151,7 @@ std::vector<zmq::socket_t> hijack(zmq::context_t& context, const collab::GroupSp
 
 // The group of a member's next round at the same epoch, as the engine's state round follows its gradient
 // round: this group id with its bytes flipped. Every peer's round takes it as its companion
-// (AllReduceOptions::companionGroups), as the engine's rounds do.
+// (AllReduceOptions::companionGroup), as the engine's rounds do.
 std::string nextRoundGroup(std::string groupId) {
     for (char& byte : groupId)
         byte = static_cast<char>(~byte);
@@ -351,7 +351,7 @@ int main(int argc, char** argv) {
     // --deadline-ms N: the whole round's deadline (AllReduceOptions::deadline).
     if (const std::string deadline = argument(argc, argv, "deadline-ms", ""); !deadline.empty())
         options.deadline = std::chrono::milliseconds(std::stoi(deadline));
-    options.companionGroups = {nextRoundGroup(spec.groupId)};
+    options.companionGroup = nextRoundGroup(spec.groupId);
     options.uploadBytesPerSecond = upload;
     options.downloadBytesPerSecond = download;
     options.connectWait =

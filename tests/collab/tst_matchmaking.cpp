@@ -15,6 +15,7 @@
 #include <QtTest>
 
 #include <atomic>
+#include <functional>
 #include <future>
 #include <thread>
 
@@ -126,6 +127,54 @@ void answerJoinRequests(zmq::socket_t& router, const net::MessageCodec& codec, c
     }
 }
 
+// A peer leading the matchmaking of epoch 7 (a node, bandwidth 2e6, weight 5) on a thread of its own, with
+// the DHT node of `dht`; `prepare` sees its Matchmaking before formGroup. The ROUTER is the thread's, and
+// sockets close without lingering: closed as soon as formGroup returned, it dropped the GroupBegin libzmq had
+// not sent yet (seen on a loaded machine: no GroupBegin in 90 s). A peer's ROUTER outlives its matchmaking;
+// here it lives until finish(), which the destructor calls too, so that a check that fails early does not
+// leave a joinable thread behind.
+class LeaderThread {
+public:
+    LeaderThread(zmq::context_t& context, LeaderDht& dht, collab::MatchmakingOptions options,
+                 std::vector<std::string> expected, std::function<void(collab::Matchmaking&)> prepare = {})
+        : endpoint_(endpointSet_.get_future()), formed_(formedSet_.get_future()) {
+        thread_ = std::thread([&context, &dht, options = std::move(options), expected = std::move(expected),
+                               prepare = std::move(prepare), this]() mutable {
+            const std::string leaderId = dht.identity->id().bytes().toStdString();
+            const net::SocketFactory sockets(context, leaderId);
+            const net::MessageCodec codec(kRun, leaderId);
+            zmq::socket_t router = sockets.bindRouter("tcp://127.0.0.1:0");
+            endpointSet_.set_value(net::SocketFactory::boundEndpoint(router));
+            collab::Matchmaking mm(dht.node, codec, sockets, &router, options);
+            if (prepare)
+                prepare(mm);
+            formedSet_.set_value(mm.formGroup(7, {"", wire::ROLE_NODE, "", 2e6, 5}, std::move(expected)));
+            finished_.get_future().wait_for(120s);
+        });
+    }
+    ~LeaderThread() { finish(); }
+    LeaderThread(const LeaderThread&) = delete;
+    LeaderThread& operator=(const LeaderThread&) = delete;
+
+    std::string endpoint() { return endpoint_.get(); }
+    // Lets the thread close its ROUTER and end; the group it formed.
+    collab::MatchmakingResult finish() {
+        if (!thread_.joinable())
+            return {};
+        finished_.set_value();
+        thread_.join();
+        return formed_.get();
+    }
+
+private:
+    std::promise<std::string> endpointSet_;
+    std::promise<collab::MatchmakingResult> formedSet_;
+    std::promise<void> finished_;
+    std::shared_future<std::string> endpoint_;
+    std::future<collab::MatchmakingResult> formed_;
+    std::thread thread_;
+};
+
 collab::GroupMember member(char id, wire::Role role, double bandwidth, double weight) {
     return {std::string(32, id), role, role == wire::ROLE_CLIENT ? "" : "tcp://127.0.0.1:5000", bandwidth,
             weight};
@@ -206,37 +255,21 @@ private Q_SLOTS:
 
     void aLeaderAnswersEachRequestAndBeginsTheGroup() {
         LeaderDht dht;
-        sahaj::dht::DhtNode& leaderDht = dht.node;
-        QTRY_VERIFY_WITH_TIMEOUT(leaderDht.connectedNodeCount() > 0, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(dht.node.connectedNodeCount() > 0, 60000);
 
         zmq::context_t context;
         const std::string leaderId = dht.identity->id().bytes().toStdString();
-        std::promise<std::string> endpoint;
-        std::promise<collab::MatchmakingResult> formed;
-        // The ROUTER is the leader thread's, and sockets close without lingering: closed as soon as
-        // formGroup returned, it dropped the GroupBegin libzmq had not sent yet (seen on a loaded machine:
-        // no GroupBegin in 90 s). A peer's ROUTER outlives its matchmaking; here it lives until read.
-        std::promise<void> read;
-        std::thread leader([&] {
-            const net::SocketFactory sockets(context, leaderId);
-            const net::MessageCodec codec(kRun, leaderId);
-            zmq::socket_t router = sockets.bindRouter("tcp://127.0.0.1:0");
-            endpoint.set_value(net::SocketFactory::boundEndpoint(router));
-            // No other peer declares, and the client is expected, so once it is in everyone is: gathering
-            // ends then (after the minimum of 4 s), not at the 60 s expiration. Without the client
-            // expected, a loaded machine that took more than 4 s over the DHT lookup and the client's
-            // first three requests saw the leader begin alone, sending nobody a GroupBegin.
-            const collab::MatchmakingOptions matchmaking = leaderOptions(60s, 4s);
-            collab::Matchmaking mm(leaderDht, codec, sockets, &router, matchmaking);
-            formed.set_value(mm.formGroup(7, {"", wire::ROLE_NODE, "", 2e6, 5}, {std::string(32, 'M')}));
-            read.get_future().wait_for(120s);
-        });
+        // No other peer declares, and the client is expected, so once it is in everyone is: gathering ends
+        // then (after the minimum of 4 s), not at the 60 s expiration. Without the client expected, a
+        // loaded machine that took more than 4 s over the DHT lookup and the client's first three requests
+        // saw the leader begin alone, sending nobody a GroupBegin.
+        LeaderThread leader(context, dht, leaderOptions(60s, 4s), {std::string(32, 'M')});
 
         // A client that asks the leader directly, through its own DEALER.
         const std::string clientId(32, 'M');
         const net::SocketFactory sockets(context, clientId);
         const net::MessageCodec codec(kRun, clientId);
-        zmq::socket_t dealer = sockets.connectDealer(endpoint.get_future().get());
+        zmq::socket_t dealer = sockets.connectDealer(leader.endpoint());
         std::uint64_t requestId = 0;
         const auto ask = [&](std::uint64_t epoch, const std::string& schema, std::uint64_t expirationMs) {
             std::vector<zmq::message_t> frames =
@@ -259,14 +292,10 @@ private Q_SLOTS:
         // Normally within seconds; on a loaded machine a slow DHT lookup can leave the leader unsure that
         // everyone joined, and it then begins at its expiration (60 s): wait past that.
         auto begin = net::MessageCodec::receive(dealer, 90s);
-        read.set_value();
-        if (!begin) {
-            leader.join(); // a joinable thread must not be destroyed
+        const collab::MatchmakingResult result = leader.finish();
+        if (!begin)
             QFAIL("no GroupBegin from the leader");
-        }
         const net::WireMessage message = codec.decode(std::move(*begin));
-        leader.join();
-        const collab::MatchmakingResult result = formed.get_future().get();
         QVERIFY(message.envelope.has_group_begin());
         const collab::GroupSpec spec = collab::GroupSpec::fromWire(message.envelope.group_begin());
         QVERIFY(result.leader);
@@ -306,41 +335,27 @@ private Q_SLOTS:
         QFETCH(QString, neverComing);
         const bool lullEndsIt = neverComing.size() == 1;
         LeaderDht dht;
-        sahaj::dht::DhtNode& leaderDht = dht.node;
-        QTRY_VERIFY_WITH_TIMEOUT(leaderDht.connectedNodeCount() > 0, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(dht.node.connectedNodeCount() > 0, 60000);
         zmq::context_t context;
-        const std::string leaderId = dht.identity->id().bytes().toStdString();
-        std::promise<std::string> endpoint;
+        collab::MatchmakingOptions matchmaking = leaderOptions(1500ms, 500ms);
+        matchmaking.maxGatherTime = 15s;
+        matchmaking.joinQuietTime = 3s;
+        matchmaking.deadline = 60s;
+        std::vector<std::string> expected;
+        for (char name : {'A', 'B', 'C', 'D'})
+            expected.emplace_back(32, name);
+        for (QChar name : neverComing)
+            expected.emplace_back(32, name.toLatin1());
         std::promise<void> leading;
-        std::promise<collab::MatchmakingResult> formed;
-        std::promise<void> read;
-        std::thread leader([&] {
-            const net::SocketFactory sockets(context, leaderId);
-            const net::MessageCodec codec(kRun, leaderId);
-            zmq::socket_t router = sockets.bindRouter("tcp://127.0.0.1:0");
-            endpoint.set_value(net::SocketFactory::boundEndpoint(router));
-            collab::MatchmakingOptions matchmaking = leaderOptions(1500ms, 500ms);
-            matchmaking.maxGatherTime = 15s;
-            matchmaking.joinQuietTime = 3s;
-            matchmaking.deadline = 60s;
-            collab::Matchmaking mm(leaderDht, codec, sockets, &router, matchmaking);
-            bool said = false;
+        std::atomic<bool> said = false;
+        LeaderThread leader(context, dht, matchmaking, std::move(expected), [&](collab::Matchmaking& mm) {
             mm.onTransition([&](const std::string& line) {
-                if (!said && line.find("-> leading") != std::string::npos) {
-                    said = true;
+                if (line.find("-> leading") != std::string::npos && !said.exchange(true))
                     leading.set_value();
-                }
             });
-            std::vector<std::string> expected;
-            for (char name : {'A', 'B', 'C', 'D'})
-                expected.emplace_back(32, name);
-            for (QChar name : neverComing)
-                expected.emplace_back(32, name.toLatin1());
-            formed.set_value(mm.formGroup(7, {"", wire::ROLE_NODE, "", 2e6, 5}, std::move(expected)));
-            read.get_future().wait_for(120s);
         });
 
-        const std::string where = endpoint.get_future().get();
+        const std::string where = leader.endpoint();
         QVERIFY(leading.get_future().wait_for(30s) == std::future_status::ready);
         struct Client {
             std::string id;
@@ -374,12 +389,10 @@ private Q_SLOTS:
         // answers while it gathers, and here nothing else reads its ROUTER).
         std::this_thread::sleep_until(started + 3300ms + 6s);
         const wire::JoinReply::Code late = ask('E', 2s);
-        read.set_value();
-        leader.join();
+        const collab::MatchmakingResult result = leader.finish();
         for (const wire::JoinReply::Code code : codes)
             QCOMPARE(code, wire::JoinReply::ACCEPTED);
         QCOMPARE(late == wire::JoinReply::ACCEPTED, !lullEndsIt);
-        const collab::MatchmakingResult result = formed.get_future().get();
         QVERIFY(result.leader);
         QCOMPARE(result.group.members.size(), std::size_t(lullEndsIt ? 5 : 6));
         for (char name : {'A', 'B', 'C', 'D'})

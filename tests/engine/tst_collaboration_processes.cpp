@@ -368,8 +368,8 @@ private Q_SLOTS:
                 ledByLiar.count(number))
                 continue;
             double liarShare = -1, liarBandwidth = 0, honestShare = 0;
-            QString
-                plan; // every member's bandwidth and share, to tell a lie that paid from measurement noise
+            // Every member's bandwidth and share, to tell a lie that paid from measurement noise.
+            QString plan;
             for (const QJsonValue& m : epoch["members"].toArray()) {
                 plan += QStringLiteral(" %1: %2 values/s, share %3")
                             .arg(m["id"].toString() == liarId ? QStringLiteral("liar")
