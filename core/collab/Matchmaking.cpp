@@ -300,7 +300,9 @@ private:
     bool mayFollow(const LeaderCandidate& candidate) const {
         if (candidate.peerId == self_.peerId)
             return true;
+        const auto waiting = refusedUntil_.find(keyOf(candidate));
         return !refused_.count(keyOf(candidate)) && !failed_.count(candidate.peerId) &&
+               (waiting == refusedUntil_.end() || Clock::now() >= waiting->second) &&
                trust_.follows(candidate.peerId, Clock::now());
     }
 
@@ -353,7 +355,7 @@ private:
                       "a better leader appeared: " + net::LogText::shortHex(candidate.peerId));
                 return;
             }
-            if (log_ && passedOver_.insert(keyOf(candidate)).second)
+            if (log_ && passedOver_.insert(candidate.peerId).second)
                 log_("matchmaking " + std::to_string(epoch_) + ": leading on past a better leader, " +
                      net::LogText::shortHex(candidate.peerId) + ", which refused or failed this peer");
         }
@@ -628,9 +630,11 @@ private:
 
     // Takes a declaration off the refused ones, once a matchmaking: a redirector that lies (always to a dead
     // or failing leader) would otherwise be asked again and again until the deadline, 5 s a time.
-    void forgive(const CandidateKey& key) {
-        if (forgiven_.insert(key).second)
-            refused_.erase(key);
+    bool forgive(const CandidateKey& key) {
+        if (!forgiven_.insert(key).second)
+            return false;
+        refused_.erase(key);
+        return true;
     }
 
     bool refuse(const LeaderCandidate& target) {
@@ -672,11 +676,31 @@ private:
             enter(Phase::Choosing, from + " to " + net::LogText::shortHex(suggested.peerId));
             return;
         }
-        // The target is on its way to a leader this peer no longer follows (one that failed it): it will be
-        // back soon, leading or following someone else. Ask it again after a refresh rather than leave it
-        // for good (two honest peers that had both followed a liar otherwise each ended alone).
-        forgive(keyOf(target));
-        pause(from + " to " + net::LogText::shortHex(suggested.peerId) + ", which this peer does not follow");
+        // The target is on its way to a leader this peer no longer follows (one that failed it): if honest,
+        // it gives that leader up by the leader's expiration and the grace, as this peer did, and is then
+        // leading or following someone else. Ask it again after that rather than leave it for good (two
+        // honest peers that had both followed a liar otherwise each ended alone), once: a redirector that
+        // lies again is refused. Meanwhile this peer chooses among the others, or leads.
+        const std::string follows =
+            from + " to " + net::LogText::shortHex(suggested.peerId) + ", which this peer does not follow";
+        if (!forgive(keyOf(target))) {
+            enter(Phase::Choosing, follows + ", again");
+            return;
+        }
+        refusedUntil_[keyOf(target)] = givenUpBy(suggested);
+        enter(Phase::Choosing, follows + ": asking again once it has given that leader up");
+    }
+
+    // When an honest peer following `leader` gives it up (AwaitingBegin): its latest declaration read, or the
+    // one the redirector followed, expired, and the grace passed. The redirector may have read a declaration
+    // of it newer than this peer's reading by a refresh.
+    Clock::time_point givenUpBy(const LeaderCandidate& leader) const {
+        std::uint64_t expirationMs = leader.expirationMs;
+        if (const auto declared = declaredExpirations_.find(leader.peerId);
+            declared != declaredExpirations_.end())
+            expirationMs = std::max(expirationMs, declared->second);
+        return std::min(deadline_, steadyAt(expirationMs, board_.nowMs()) + options_.beginGrace +
+                                       options_.refreshInterval);
     }
 
     // Takes the group `target` began, if it is the group every peer of the run would plan: a leader may
@@ -850,8 +874,11 @@ private:
     std::set<CandidateKey> refused_;    // declarations that refused or ignored this peer
     std::set<CandidateKey> askedAgain_; // declarations given a second request (askAgainLater)
     std::set<CandidateKey> forgiven_;   // refusals taken back (forgive), once each
-    std::set<std::string> failed_;      // leaders that accepted it and then failed it, whatever they declare
-    std::set<CandidateKey> passedOver_; // better leaders this leader did not join, said once each
+    // Redirectors on their way to a leader that failed this peer: not asked before they have given it up.
+    std::map<CandidateKey, Clock::time_point> refusedUntil_;
+    std::set<std::string> failed_;     // leaders that accepted it and then failed it, whatever they declare
+    std::set<std::string> passedOver_; // better leaders this leader did not join, said once each (by peer id:
+                                       // a liar re-declares twice a second)
     // Per leader a REDIRECT sent this peer to: the declarations refused for redirecting it there.
     std::map<std::string, std::vector<CandidateKey>> redirectedBy_;
     bool leading_ = false;

@@ -14,9 +14,11 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <future>
+#include <optional>
 #include <thread>
 
 using namespace sahaj;
@@ -174,6 +176,100 @@ private:
     std::future<collab::MatchmakingResult> formed_;
     std::thread thread_;
 };
+
+} // namespace
+
+// Captured by the test functions' lambdas: a named namespace (a type of the anonymous one in a lambda of
+// TestMatchmaking's has internal linkage inside a type with external linkage: -Wsubobject-linkage).
+namespace matchmaking_test {
+
+// A DHT on loopback: a bootstrap node and a node for each of `peers` peers, each with an identity of its own.
+struct LoopbackDht {
+    sahaj::dht::DhtNode bootstrap{sahaj::dht::DhtNodeOptions{}};
+    std::vector<std::shared_ptr<const security::PeerIdentity>> identities;
+    std::vector<std::unique_ptr<sahaj::dht::DhtNode>> nodes;
+
+    explicit LoopbackDht(int peers) {
+        for (int i = 0; i < peers; ++i) {
+            identities.push_back(
+                std::make_shared<const security::PeerIdentity>(security::PeerIdentity::generate()));
+            nodes.push_back(
+                std::make_unique<sahaj::dht::DhtNode>(LeaderDht::optionsFor(bootstrap, identities.back())));
+        }
+    }
+    bool connected() const {
+        return std::all_of(nodes.begin(), nodes.end(),
+                           [](const auto& node) { return node->connectedNodeCount() > 0; });
+    }
+};
+
+// A leader by hand, answering on its ROUTER as a test's own thread decides.
+struct LeaderByHand {
+    std::string id;
+    net::SocketFactory sockets;
+    net::MessageCodec codec;
+    zmq::socket_t router;
+    std::string endpoint;
+    LeaderByHand(zmq::context_t& context, const security::PeerIdentity& identity)
+        : id(identity.id().bytes().toStdString()), sockets(context, id), codec(kRun, id),
+          router(sockets.bindRouter("tcp://127.0.0.1:0")),
+          endpoint(net::SocketFactory::boundEndpoint(router)) {}
+    void reply(const zmq::message_t& route, wire::Envelope envelope) {
+        std::vector<zmq::message_t> frames = codec.encode(std::move(envelope));
+        net::MessageCodec::send(router, frames, &route);
+    }
+    // The group of this leader and `member`, with parts of `partElements` values.
+    void begin(const zmq::message_t& route, const wire::MemberInfo& member, std::int64_t partElements) {
+        std::vector<collab::GroupMember> members{
+            {id, wire::ROLE_NODE, endpoint, 2e6, 5, {}, {}},
+            {member.peer_id(), member.role(), member.endpoint(), 1e6, 3, {}, {}}};
+        wire::Envelope envelope;
+        *envelope.mutable_group_begin() =
+            collab::GroupPlanner::plan(std::move(members), 7, collab::TensorEncoding::fp32(), 777,
+                                       partElements)
+                .toWire();
+        reply(route, std::move(envelope));
+    }
+    // A REDIRECT of request `requestId` to `leader` at `endpoint`.
+    void redirect(const zmq::message_t& route, std::uint64_t requestId, const std::string& leader,
+                  const std::string& leaderEndpoint) {
+        wire::Envelope envelope;
+        envelope.set_request_id(requestId);
+        wire::JoinReply* reply = envelope.mutable_join_reply();
+        reply->set_code(wire::JoinReply::REDIRECT);
+        reply->set_suggested_leader(leader);
+        reply->set_suggested_endpoint(leaderEndpoint);
+        this->reply(route, std::move(envelope));
+    }
+};
+
+// Two leaders by hand, `redirector` and `liar`, on one thread until `stop`: calls everyPoll() before each
+// wait, and answer(leader, route, request) for each JoinRequest that reaches either.
+template <typename EveryPoll, typename Answer>
+void answerAsTwoLeaders(LeaderByHand& redirector, LeaderByHand& liar, const std::atomic<bool>& stop,
+                        EveryPoll everyPoll, Answer answer) {
+    while (!stop) {
+        everyPoll();
+        zmq::pollitem_t items[] = {{redirector.router.handle(), 0, ZMQ_POLLIN, 0},
+                                   {liar.router.handle(), 0, ZMQ_POLLIN, 0}};
+        zmq::poll(items, 2, 100ms);
+        for (LeaderByHand* leader : {&redirector, &liar}) {
+            zmq::message_t route;
+            auto frames = net::MessageCodec::receive(leader->router, 0ms, &route);
+            if (!frames)
+                continue;
+            const net::WireMessage request = leader->codec.decode(std::move(*frames));
+            if (request.envelope.has_join_request())
+                answer(*leader, route, request.envelope);
+        }
+    }
+}
+
+} // namespace matchmaking_test
+
+using namespace matchmaking_test;
+
+namespace {
 
 collab::GroupMember member(char id, wire::Role role, double bandwidth, double weight) {
     return {std::string(32, id), role, role == wire::ROLE_CLIENT ? "" : "tcp://127.0.0.1:5000", bandwidth,
@@ -472,98 +568,43 @@ private Q_SLOTS:
     void aRedirectorIsFollowedAgainWhenItsLeaderFails() {
         QFETCH(bool, reachable);
         QFETCH(bool, alwaysRedirects);
-        sahaj::dht::DhtNode bootstrap(sahaj::dht::DhtNodeOptions{});
-        const auto dhtOf = [&](const std::shared_ptr<const security::PeerIdentity>& identity) {
-            return std::make_unique<sahaj::dht::DhtNode>(LeaderDht::optionsFor(bootstrap, identity));
-        };
-        const auto identity = [] {
-            return std::make_shared<const security::PeerIdentity>(security::PeerIdentity::generate());
-        };
-        const auto redirectorIdentity = identity();
-        const auto liarIdentity = identity();
-        const auto peerIdentity = identity();
-        const auto redirectorDht = dhtOf(redirectorIdentity);
-        const auto liarDht = dhtOf(liarIdentity);
-        const auto peerDht = dhtOf(peerIdentity);
-        QTRY_VERIFY_WITH_TIMEOUT(redirectorDht->connectedNodeCount() > 0 &&
-                                     liarDht->connectedNodeCount() > 0 && peerDht->connectedNodeCount() > 0,
-                                 60000);
+        LoopbackDht dht(3);
+        QTRY_VERIFY_WITH_TIMEOUT(dht.connected(), 60000);
+        const auto& redirectorIdentity = dht.identities[0];
+        const auto& liarIdentity = dht.identities[1];
+        const auto& peerIdentity = dht.identities[2];
+        sahaj::dht::DhtNode* const redirectorDht = dht.nodes[0].get();
+        sahaj::dht::DhtNode* const liarDht = dht.nodes[1].get();
+        sahaj::dht::DhtNode* const peerDht = dht.nodes[2].get();
 
         // Its own declaration (25 s) is worse than R's (20 s) and L's (15 s).
         const collab::MatchmakingOptions matchmaking = gatheringLong(30s);
 
         zmq::context_t context;
-        struct ByHand {
-            std::string id;
-            net::SocketFactory sockets;
-            net::MessageCodec codec;
-            zmq::socket_t router;
-            std::string endpoint;
-            ByHand(zmq::context_t& context, const security::PeerIdentity& identity)
-                : id(identity.id().bytes().toStdString()), sockets(context, id), codec(kRun, id),
-                  router(sockets.bindRouter("tcp://127.0.0.1:0")),
-                  endpoint(net::SocketFactory::boundEndpoint(router)) {}
-            void reply(const zmq::message_t& route, wire::Envelope envelope) {
-                std::vector<zmq::message_t> frames = codec.encode(std::move(envelope));
-                net::MessageCodec::send(router, frames, &route);
-            }
-            // The group of this leader and `member`, with parts of `partElements` values.
-            void begin(const zmq::message_t& route, const wire::MemberInfo& member,
-                       std::int64_t partElements) {
-                std::vector<collab::GroupMember> members{
-                    {id, wire::ROLE_NODE, endpoint, 2e6, 5, {}, {}},
-                    {member.peer_id(), member.role(), member.endpoint(), 1e6, 3, {}, {}}};
-                wire::Envelope envelope;
-                *envelope.mutable_group_begin() =
-                    collab::GroupPlanner::plan(std::move(members), 7, collab::TensorEncoding::fp32(), 777,
-                                               partElements)
-                        .toWire();
-                reply(route, std::move(envelope));
-            }
-        };
-        ByHand redirector(context, *redirectorIdentity);
-        ByHand liar(context, *liarIdentity);
+        LeaderByHand redirector(context, *redirectorIdentity);
+        LeaderByHand liar(context, *liarIdentity);
         const std::string liarEndpoint = reachable ? liar.endpoint : "tcp://127.0.0.1:1";
         collab::MatchmakingBoard(*redirectorDht, QString::fromStdString(kRun))
             .declare(7, redirector.endpoint, kSchema, wallMs() + 20000, 30s);
         std::atomic<int> redirectorRequests = 0;
         std::atomic<bool> stop = false;
         std::thread leaders([&] {
-            while (!stop) {
-                zmq::pollitem_t items[] = {{redirector.router.handle(), 0, ZMQ_POLLIN, 0},
-                                           {liar.router.handle(), 0, ZMQ_POLLIN, 0}};
-                zmq::poll(items, 2, 100ms);
-                for (ByHand* leader : {&redirector, &liar}) {
-                    zmq::message_t route;
-                    auto frames = net::MessageCodec::receive(leader->router, 0ms, &route);
-                    if (!frames)
-                        continue;
-                    const net::WireMessage request = leader->codec.decode(std::move(*frames));
-                    if (!request.envelope.has_join_request())
-                        continue;
-                    const wire::MemberInfo member = request.envelope.join_request().member();
-                    wire::Envelope accepted;
-                    accepted.set_request_id(request.envelope.request_id());
-                    accepted.mutable_join_reply()->set_code(wire::JoinReply::ACCEPTED);
-                    leader->reply(route, std::move(accepted));
-                    if (leader == &liar) {
-                        leader->begin(route, member, 1);
+            answerAsTwoLeaders(
+                redirector, liar, stop, [] {},
+                [&](LeaderByHand& leader, const zmq::message_t& route, const wire::Envelope& request) {
+                    const wire::MemberInfo member = request.join_request().member();
+                    leader.reply(route, joinReplyOf(request.request_id(), wire::JoinReply::ACCEPTED));
+                    if (&leader == &liar) {
+                        leader.begin(route, member, 1);
                     } else if (++redirectorRequests == 1 || alwaysRedirects) {
                         // A better leader appears: L declares, and R hands its member over.
                         collab::MatchmakingBoard(*liarDht, QString::fromStdString(kRun))
                             .declare(7, liarEndpoint, kSchema, wallMs() + 15000, 30s);
-                        wire::Envelope redirect;
-                        redirect.set_request_id(request.envelope.request_id());
-                        wire::JoinReply* reply = redirect.mutable_join_reply();
-                        reply->set_code(wire::JoinReply::REDIRECT);
-                        reply->set_suggested_leader(liar.id);
-                        reply->set_suggested_endpoint(liarEndpoint);
-                        leader->reply(route, std::move(redirect));
+                        leader.redirect(route, request.request_id(), liar.id, liarEndpoint);
                     } else {
-                        leader->begin(route, member, 100);
+                        leader.begin(route, member, 100);
                     }
-                }
-            }
+                });
         });
 
         const std::string peerId = peerIdentity->id().bytes().toStdString();
@@ -585,6 +626,71 @@ private Q_SLOTS:
         QVERIFY(result.group.indexOf(redirector.id) >= 0);
         if (!reachable)
             return;
+        QCOMPARE(result.problems.size(), std::size_t(1)); // the liar, named
+        QVERIFY(result.problems.front().find(QByteArray::fromStdString(liar.id).toHex().toStdString()) !=
+                std::string::npos);
+    }
+
+    // A leader that redirects this peer to a leader that failed it may be honest and still waiting for that
+    // leader, having joined one of its later declarations: it is asked again once it would have given that
+    // leader up, and leads then. Two honest peers that had both followed a liar re-declaring every half
+    // second each ended alone when the redirected one asked again after one refresh, was redirected again
+    // and refused its redirector for good (tst_matchmaking_processes, never-begins row, in CI). Here the
+    // liar L (the best declaration, re-made every 500 ms to expire 1.5 s later) accepts and never begins;
+    // R (better than this peer) redirects every request to L for 3 s after the first, then accepts and
+    // begins the pair.
+    void aRedirectorStillWaitingForAFailedLeaderIsAskedOnceItGaveItUp() {
+        LoopbackDht dht(3);
+        QTRY_VERIFY_WITH_TIMEOUT(dht.connected(), 60000);
+        zmq::context_t context;
+        LeaderByHand redirector(context, *dht.identities[0]);
+        LeaderByHand liar(context, *dht.identities[1]);
+        collab::MatchmakingBoard(*dht.nodes[0], QString::fromStdString(kRun))
+            .declare(7, redirector.endpoint, kSchema, wallMs() + 20000, 30s);
+        collab::MatchmakingBoard liarBoard(*dht.nodes[1], QString::fromStdString(kRun));
+        liarBoard.declare(7, liar.endpoint, kSchema, wallMs() + 1500, 30s);
+        std::atomic<int> redirects = 0;
+        std::atomic<bool> stop = false;
+        std::thread leaders([&] {
+            std::chrono::steady_clock::time_point declared = std::chrono::steady_clock::now();
+            std::optional<std::chrono::steady_clock::time_point> firstRedirect;
+            const auto redeclare = [&] {
+                if (std::chrono::steady_clock::now() - declared < 500ms)
+                    return;
+                liarBoard.declare(7, liar.endpoint, kSchema, wallMs() + 1500, 30s);
+                declared = std::chrono::steady_clock::now();
+            };
+            answerAsTwoLeaders(
+                redirector, liar, stop, redeclare,
+                [&](LeaderByHand& leader, const zmq::message_t& route, const wire::Envelope& request) {
+                    const auto now = std::chrono::steady_clock::now();
+                    if (&leader == &redirector && (!firstRedirect || now - *firstRedirect < 3s)) {
+                        firstRedirect = firstRedirect.value_or(now);
+                        ++redirects;
+                        leader.redirect(route, request.request_id(), liar.id, liar.endpoint);
+                        return;
+                    }
+                    leader.reply(route, joinReplyOf(request.request_id(), wire::JoinReply::ACCEPTED));
+                    if (&leader == &redirector)
+                        leader.begin(route, request.join_request().member(), 100);
+                });
+        });
+
+        collab::MatchmakingOptions matchmaking = gatheringLong(30s);
+        matchmaking.beginGrace = 2s;
+        const std::string peerId = dht.identities[2]->id().bytes().toStdString();
+        const net::SocketFactory sockets(context, peerId);
+        const net::MessageCodec codec(kRun, peerId);
+        zmq::socket_t router = sockets.bindRouter("tcp://127.0.0.1:0");
+        collab::Matchmaking mm(*dht.nodes[2], codec, sockets, &router, matchmaking);
+        mm.onTransition([](const std::string& line) { qDebug("%s", line.c_str()); });
+        const collab::MatchmakingResult result =
+            mm.formGroup(7, {"", wire::ROLE_NODE, net::SocketFactory::boundEndpoint(router), 1e6, 3}, {});
+        stop = true;
+        leaders.join();
+        QCOMPARE(redirects.load(), 1);
+        QCOMPARE(result.group.members.size(), std::size_t(2));
+        QVERIFY(result.group.indexOf(redirector.id) >= 0);
         QCOMPARE(result.problems.size(), std::size_t(1)); // the liar, named
         QVERIFY(result.problems.front().find(QByteArray::fromStdString(liar.id).toHex().toStdString()) !=
                 std::string::npos);
