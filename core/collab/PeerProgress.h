@@ -18,7 +18,9 @@ struct PeerProgress {
     WallTimeMs measuredAt{};              // when the two figures above were true
     bool clientMode = false;              // a client does not decide the global epoch
     bool coordinator = false;             // its owner's access token has the coordinator role (read only)
-    WallTimeMs expiresAt{};               // readers ignore the record from then on
+    // The group (its 16-byte id) whose gradient round the peer began at `epoch`; empty before.
+    std::string averagingGroup;
+    WallTimeMs expiresAt{}; // readers ignore the record from then on
 };
 
 } // namespace sahaj::collab

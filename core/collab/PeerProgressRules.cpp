@@ -1,6 +1,7 @@
 #include "core/collab/PeerProgressRules.h"
 
 #include "core/collab/PeerProgress.h"
+#include "core/net/WireLimits.h"
 
 #include <cmath>
 
@@ -15,6 +16,9 @@ std::optional<std::string> PeerProgressRules::problemWith(const PeerProgress& re
     if (!std::isfinite(record.samplesPerSecond) || record.samplesPerSecond < 0.0 ||
         record.samplesPerSecond > kMaxSamplesPerSecond)
         return "implausible rate " + std::to_string(record.samplesPerSecond) + " samples/s";
+    if (!record.averagingGroup.empty() && record.averagingGroup.size() != net::WireLimits::kGroupIdBytes)
+        return "averaging group id of " + std::to_string(record.averagingGroup.size()) + " bytes, expected " +
+               std::to_string(net::WireLimits::kGroupIdBytes);
     return std::nullopt;
 }
 

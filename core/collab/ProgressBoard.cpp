@@ -22,6 +22,7 @@ QByteArray ProgressBoard::encode(const PeerProgress& progress) {
     record.set_time_ms(static_cast<std::uint64_t>(progress.measuredAt.time_since_epoch().count()));
     record.set_role(progress.clientMode ? wire::ROLE_CLIENT : wire::ROLE_NODE);
     record.set_client_mode(progress.clientMode);
+    record.set_averaging_group(progress.averagingGroup);
     return QByteArray::fromStdString(record.SerializeAsString());
 }
 
@@ -39,6 +40,7 @@ bool ProgressBoard::decode(const dht::DhtRecord& record, PeerProgress& progress)
     progress.samplesPerSecond = wire.samples_per_second();
     progress.measuredAt = WallTimeMs(std::chrono::milliseconds(static_cast<std::int64_t>(wire.time_ms())));
     progress.clientMode = wire.client_mode();
+    progress.averagingGroup = wire.averaging_group();
     // Only the organiser grants the coordinator role: its epoch is the one record every reader may follow
     // alone (ProgressAggregator).
     progress.coordinator = record.token && record.token->role() == security::AccessToken::Role::Coordinator;

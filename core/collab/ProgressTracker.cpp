@@ -83,6 +83,16 @@ std::vector<std::string> ProgressTracker::peersAt(std::uint64_t epoch, TimePoint
     return peers;
 }
 
+std::vector<std::string> ProgressTracker::peersAveraging(const std::string& groupId, std::uint64_t epoch,
+                                                         TimePoint now) const {
+    std::vector<std::string> peers;
+    for (const PeerProgress& record : remote_)
+        if (record.epoch == epoch && record.expiresAt > now && !groupId.empty() &&
+            record.averagingGroup == groupId)
+            peers.push_back(record.peerId);
+    return peers;
+}
+
 GlobalProgress ProgressTracker::globalProgress(TimePoint now) const {
     std::vector<PeerProgress> records = remote_;
     records.push_back(localRecord(now));

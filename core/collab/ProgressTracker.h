@@ -69,6 +69,11 @@ public:
     // The other peers whose live records say they are at `epoch` (clients included): who a leader can
     // expect to join its group for that epoch.
     std::vector<std::string> peersAt(std::uint64_t epoch, TimePoint now) const;
+    // The other peers whose live records say they began the gradient round of group `groupId` at `epoch`
+    // (PeerProgress::averagingGroup): their own word, which RoundStartQuorum counts only against most of
+    // the group's members.
+    std::vector<std::string> peersAveraging(const std::string& groupId, std::uint64_t epoch,
+                                            TimePoint now) const;
 
     std::uint64_t localEpoch() const { return epoch_; }
     std::uint64_t localSamples() const { return samples_; }

@@ -49,6 +49,15 @@ std::vector<net::WireMessage> RoundStash::take(const std::string& groupId, std::
     return taken;
 }
 
+std::set<std::string> RoundStash::sendersOf(const std::string& groupId, std::uint64_t epoch) const {
+    std::set<std::string> senders;
+    for (const Entry& entry : entries_)
+        if (AllReduceRound::isRoundMessage(entry.message.envelope, groupId) &&
+            AllReduceRound::roundEpochOf(entry.message.envelope) == epoch)
+            senders.insert(entry.message.envelope.sender());
+    return senders;
+}
+
 void RoundStash::release(const Entry& entry) {
     bytes_ -= entry.cost;
     const auto it = bytesBySender_.find(entry.message.envelope.sender());

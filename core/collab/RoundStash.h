@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ public:
     // Takes the messages for group `groupId`, and drops those of any epoch before `epoch`: they have no
     // round to go to any more.
     std::vector<net::WireMessage> take(const std::string& groupId, std::uint64_t epoch);
+
+    // Who sent the messages kept for group `groupId` at `epoch`: members that began its round before this
+    // peer did.
+    std::set<std::string> sendersOf(const std::string& groupId, std::uint64_t epoch) const;
 
     std::size_t size() const { return entries_.size(); }
     std::uint64_t bytes() const { return bytes_; }

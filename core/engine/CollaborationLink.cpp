@@ -9,6 +9,7 @@
 #include "core/collab/ProgressBoard.h"
 #include "core/collab/ProgressRefreshPolicy.h"
 #include "core/collab/ProgressTracker.h"
+#include "core/collab/RoundStartQuorum.h"
 #include "core/collab/RoundStash.h"
 #include "core/collab/StateChunker.h"
 #include "core/collab/StateDownloader.h"
@@ -326,6 +327,9 @@ struct CollaborationLink::Session {
     // epoch each.
     std::map<RegroupReason, std::uint64_t> regroupedAt;
     SteadyClock::time_point pendingSince{};
+    // The gradient round this peer began last, and at which epoch: its progress records say so while the
+    // epoch lasts (PeerProgress::averagingGroup), for the members still waiting to begin it.
+    std::pair<std::string, std::uint64_t> averaging;
     std::string lastProblem;
     std::shared_ptr<const std::vector<collab::PeerAnnouncement>> sightings;
     SteadyClock::time_point sightingsAt{}; // when they came
@@ -512,6 +516,11 @@ std::future<RoundOutcome> CollaborationLink::beginAverage(FormedGroup& formed, s
         running->outcome = std::move(promise);
         running->round->start(std::move(local), std::move(early));
         s.round = std::move(running);
+        if (!state) {
+            // The members of the group still waiting for the batch to fill learn it at their next reading.
+            s.averaging = {formed.group.groupId, formed.group.epoch};
+            publishRecord(s, s.dht.now());
+        }
         stepRound(s);
     });
     return outcome;
@@ -903,6 +912,8 @@ void CollaborationLink::publishRecord(Session& s, SystemClock::time_point now) {
     }
     s.tracker.reportLocal(samples, rate, now);
     collab::PeerProgress record = s.tracker.localRecord(now);
+    if (s.averaging.second == record.epoch)
+        record.averagingGroup = s.averaging.first;
     record.epoch += options_.publishedEpochLead;
     if (options_.claimedSamples > 0)
         record.samplesAccumulated = options_.claimedSamples;
@@ -1237,8 +1248,14 @@ void CollaborationLink::maybeReleaseGroup(Session& s) {
     // The group formed ahead of time; the round starts when the batch is full (or due), so that the
     // averaged batch is the target size. A group whose batch never fills (everyone paused) goes ahead
     // after the matchmaking deadline rather than holding its members forever.
-    if (!s.tracker.readyToEndEpoch(s.dht.now()) &&
-        SteadyClock::now() - s.pendingSince < options_.matchmaking.deadline)
+    std::string why;
+    if (s.tracker.readyToEndEpoch(s.dht.now()))
+        why = "the batch is full by this peer's reading";
+    else if (std::optional<std::string> begun = othersBeganFirst(s))
+        why = std::move(*begun);
+    else if (SteadyClock::now() - s.pendingSince >= options_.matchmaking.deadline)
+        why = "the batch did not fill within the matchmaking deadline";
+    else
         return;
     // A peer that trains nothing (the coordinator, an auxiliary) looks for groups early, so a peer that
     // is always ready (a liar claiming the whole batch) gathers it into a group of their own, which would
@@ -1269,9 +1286,28 @@ void CollaborationLink::maybeReleaseGroup(Session& s) {
         s.groupOutstanding = false;
         return;
     }
+    // The time the training thread then takes to begin it (the end of its micro-batch) is the gap to the
+    // round's first line (docs/soak.md).
+    note("epoch " + std::to_string(local) + ": beginning the group's round: " + why);
     const std::lock_guard lock(mutex_);
     formed_ = std::move(s.pending);
     s.pending.reset();
+}
+
+// Most of the pending group's other members began its round (RoundStartQuorum): by the parts and notices
+// they sent this peer (an aggregator's), or by their progress records (anyone's). What to log, if so.
+std::optional<std::string> CollaborationLink::othersBeganFirst(Session& s) {
+    const collab::GroupSpec& group = s.pending->group;
+    std::set<std::string> begun = s.stash.sendersOf(group.groupId, group.epoch);
+    for (const net::WireMessage& message : s.pending->early)
+        begun.insert(message.envelope.sender());
+    for (std::string& peer : s.tracker.peersAveraging(group.groupId, group.epoch, s.dht.now()))
+        begun.insert(std::move(peer));
+    if (!collab::RoundStartQuorum::reached(group, peerId_, begun))
+        return std::nullopt;
+    return std::to_string(collab::RoundStartQuorum::begunOthers(group, peerId_, begun)) + " of the " +
+           std::to_string(group.members.size() - 1) +
+           " other members began it before this peer read the batch as full";
 }
 
 void CollaborationLink::setCaps(double uploadBytesPerSecond, double downloadBytesPerSecond) {

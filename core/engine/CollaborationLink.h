@@ -175,6 +175,7 @@ private:
     void placeGroup(Session& s, collab::MatchmakingResult result, std::uint64_t local);
     void maybeGiveUpMatchmaking(Session& s, std::uint64_t globalEpoch);
     void maybeReleaseGroup(Session& s);
+    std::optional<std::string> othersBeganFirst(Session& s);
     void publishStatus(Session& s);
     void lookAround(Session& s);
     // Runs `task` on the collaboration thread and waits for it.

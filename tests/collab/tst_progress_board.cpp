@@ -36,6 +36,7 @@ private Q_SLOTS:
         progress.samplesPerSecond = 41.5;
         progress.measuredAt = collab::WallTimeMs(1'700'000'000'123ms);
         progress.clientMode = true;
+        progress.averagingGroup = std::string(16, 'g');
         sahaj::dht::DhtRecord record;
         const auto identity = newIdentity();
         record.owner = identity->id();
@@ -53,6 +54,7 @@ private Q_SLOTS:
         QCOMPARE(decoded.samplesPerSecond, 41.5);
         QCOMPARE(decoded.measuredAt.time_since_epoch().count(), std::int64_t(1'700'000'000'123));
         QVERIFY(decoded.clientMode);
+        QCOMPARE(decoded.averagingGroup, std::string(16, 'g'));
         QCOMPARE(decoded.expiresAt.time_since_epoch().count(), std::int64_t(1'700'000'060'000));
 
         // Garbage, and figures the rules refuse, are dropped.
@@ -63,6 +65,10 @@ private Q_SLOTS:
         QVERIFY(!collab::ProgressBoard::decode(record, decoded));
         progress.samplesPerSecond = 1.0;
         progress.samplesAccumulated = 5'000'000'000'000ULL; // beyond any plausible batch
+        record.payload = collab::ProgressBoard::encode(progress);
+        QVERIFY(!collab::ProgressBoard::decode(record, decoded));
+        progress.samplesAccumulated = 3000;
+        progress.averagingGroup = std::string(17, 'g'); // not a group id
         record.payload = collab::ProgressBoard::encode(progress);
         QVERIFY(!collab::ProgressBoard::decode(record, decoded));
     }

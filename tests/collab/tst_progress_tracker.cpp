@@ -493,6 +493,30 @@ private Q_SLOTS:
         QCOMPARE(direct.peers, 1);
         QCOMPARE(direct.samplesPerSecond, 20.0);
     }
+
+    // The peers whose live records say they began a group's gradient round at an epoch: a record of
+    // another group, another epoch, an expired one or one naming no group does not count, and a group id
+    // that is not 16 bytes is refused with the record.
+    void peersAveragingAreThoseWhoseRecordsSaySo() {
+        const std::string group(16, 'g');
+        const auto averaging = [&](char tag, std::uint64_t epoch, const std::string& id) {
+            PeerProgress r = record(tag, epoch, 100, 10);
+            r.averagingGroup = id;
+            return r;
+        };
+        PeerProgress expired = averaging('E', 3, group);
+        expired.expiresAt = wall(t0 + 1s);
+        const PeerProgress badId = averaging('F', 3, std::string(5, 'g'));
+        QVERIFY(PeerProgressRules::problemWith(badId)->find("averaging group") != std::string::npos);
+        ProgressTracker tracker(trackerOptions(1000), 3);
+        tracker.update({averaging('A', 3, group), averaging('B', 3, std::string(16, 'h')),
+                        averaging('C', 2, group), averaging('D', 3, ""), expired, badId},
+                       t0);
+        QCOMPARE(tracker.rejectedRecords(), std::uint64_t{1});
+        QCOMPARE(tracker.peersAveraging(group, 3, t0), (std::vector<std::string>{idOf('A'), idOf('E')}));
+        QCOMPARE(tracker.peersAveraging(group, 3, t0 + 2s), std::vector<std::string>{idOf('A')});
+        QVERIFY(tracker.peersAveraging("", 3, t0).empty()); // no group: nobody, not every record without one
+    }
 };
 
 QTEST_GUILESS_MAIN(TestProgressTracker)

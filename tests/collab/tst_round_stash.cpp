@@ -5,6 +5,7 @@
 
 #include <QTest>
 
+#include <set>
 #include <string>
 
 using namespace sahaj;
@@ -42,6 +43,16 @@ private Q_SLOTS:
         QVERIFY(!stash.add(std::move(ping), 5)); // not a round message
         QCOMPARE(stash.size(), std::size_t{2});
         QCOMPARE(stash.dropped(), std::uint64_t{4});
+
+        QVERIFY(stash.add(part('b', 'G', 5, 10), 5));
+        QVERIFY(stash.add(part('b', 'G', 5, 10), 5));
+        QVERIFY(stash.add(part('c', 'G', 6, 10), 5));
+        // Who began G's round at epoch 5 before this peer: a and b, once each (c's part is of epoch 6).
+        QCOMPARE(stash.sendersOf(std::string(16, 'G'), 5),
+                 (std::set<std::string>{std::string(32, 'a'), std::string(32, 'b')}));
+        QVERIFY(stash.sendersOf(std::string(16, 'H'), 5).empty());
+        QVERIFY(stash.take(std::string(16, 'G'), 6).size() == 4);
+        QVERIFY(stash.add(part('a', 'G', 5, 10), 5));
 
         // The round of group G takes its part; H's stays for its round.
         const std::vector<net::WireMessage> taken = stash.take(std::string(16, 'G'), 5);
