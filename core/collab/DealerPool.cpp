@@ -8,10 +8,11 @@
 namespace sahaj::collab {
 
 DealerPool::DealerPool(const net::SocketFactory& sockets, std::size_t capacity,
-                       std::chrono::milliseconds maxIdle)
-    : sockets_(sockets), capacity_(capacity), maxIdle_(maxIdle) {
-    if (capacity_ == 0 || maxIdle_ <= std::chrono::milliseconds::zero())
-        throw std::invalid_argument("a dealer pool needs a capacity and an idle time above 0");
+                       std::chrono::milliseconds maxIdle, std::uint64_t maxIdleBytes)
+    : sockets_(sockets), capacity_(capacity), maxIdle_(maxIdle), maxIdleBytes_(maxIdleBytes) {
+    if (capacity_ == 0 || maxIdle_ <= std::chrono::milliseconds::zero() || maxIdleBytes_ == 0)
+        throw std::invalid_argument(
+            "a dealer pool needs a capacity, an idle time and an idle byte bound above 0");
 }
 
 zmq::socket_t DealerPool::take(const std::string& endpoint, const std::string& serverKey) {
@@ -35,15 +36,34 @@ std::optional<zmq::socket_t> DealerPool::takeKept(const std::string& endpoint, c
     kept_.erase(found);
     // What its last user was sent and did not read is not for the next one. Bounded: a peer that floods
     // this connection meanwhile is read no further than this.
-    for (int budget = 1024; budget > 0; --budget) {
+    drainedBytes_ += drain(socket, 1024);
+    ++reused_;
+    return std::optional<zmq::socket_t>(std::move(socket));
+}
+
+std::uint64_t DealerPool::drain(zmq::socket_t& socket, int budget) {
+    std::uint64_t bytes = 0;
+    for (; budget > 0; --budget) {
         zmq::message_t frame;
         if (!socket.recv(frame, zmq::recv_flags::dontwait))
             break;
-        while (frame.more() && socket.recv(frame, zmq::recv_flags::dontwait)) {
-        } // the rest of that message: its frames come together
+        bytes += frame.size();
+        while (frame.more() && socket.recv(frame, zmq::recv_flags::dontwait))
+            bytes += frame.size(); // the rest of that message: its frames come together
     }
-    ++reused_;
-    return std::optional<zmq::socket_t>(std::move(socket));
+    return bytes;
+}
+
+void DealerPool::drainKept() {
+    std::erase_if(kept_, [&](Kept& kept) {
+        const std::uint64_t bytes = drain(kept.socket, 1024);
+        drainedBytes_ += bytes;
+        kept.bytes += bytes;
+        if (kept.bytes <= maxIdleBytes_)
+            return false;
+        ++closedForBytes_; // closed as it goes: libzmq frees its queue
+        return true;
+    });
 }
 
 void DealerPool::keep(const std::string& endpoint, const std::string& serverKey, zmq::socket_t socket) {

@@ -86,6 +86,9 @@ constexpr auto kAnnouncePeriod = 10s;
 constexpr auto kDownloadRetry = 3s;
 // How often the peer list for the app is read again from the DHT.
 constexpr auto kSightingPeriod = 15s;
+// How often the kept DEALERs are emptied (DealerPool::drainKept): what one holds is at most this much of
+// what arrives on it.
+constexpr auto kDealerDrainPeriod = 1s;
 // The oldest peer list a state download takes its donors from (else it asks for a new reading first).
 constexpr auto kFreshSightings = 3s;
 // How long a latency measurement waits for the connections to open (looked at between the thread's other
@@ -335,6 +338,7 @@ struct CollaborationLink::Session {
     SteadyClock::time_point sightingsAt{}; // when they came
     bool probeDue = false;                 // sightings came that the latency probe has not started on
     SteadyClock::time_point nextSighting{};
+    SteadyClock::time_point nextDealerDrain{};
     // A matchmaking that ended alone, its group not yet placed: the progress records read after it decide
     // (placeGroupOfOne), once a reading newer than this count of readings (progressReadings) came.
     std::optional<collab::MatchmakingResult> aloneResult;
@@ -789,6 +793,7 @@ void CollaborationLink::threadMain() {
             maybeFormGroup(s);
             maybeReleaseGroup(s);
             lookAround(s);
+            drainDealers(s);
         } catch (const std::exception& e) {
             // A failed lookup or a refused record must not end the peer: note it and carry on.
             s.lastProblem = e.what();
@@ -1339,6 +1344,13 @@ void CollaborationLink::lookAround(Session& s) {
         return;
     s.nextSighting = SteadyClock::now() + kSightingPeriod;
     s.peerBoard.lookUp();
+}
+
+void CollaborationLink::drainDealers(Session& s) {
+    if (SteadyClock::now() < s.nextDealerDrain)
+        return;
+    s.nextDealerDrain = SteadyClock::now() + kDealerDrainPeriod;
+    s.dealers.drainKept();
 }
 
 void CollaborationLink::publishStatus(Session& s) {

@@ -178,6 +178,7 @@ private:
     std::optional<std::string> othersBeganFirst(Session& s);
     void publishStatus(Session& s);
     void lookAround(Session& s);
+    void drainDealers(Session& s);
     // Runs `task` on the collaboration thread and waits for it.
     void call(std::function<void(Session&)> task);
 

@@ -108,6 +108,34 @@ private Q_SLOTS:
         QCOMPARE(brief.reused(), std::size_t{0});
         QCOMPARE(brief.connected(), std::size_t{2});
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DealerPool(sockets_, 0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DealerPool(sockets_, 8, 60s, 0));
+    }
+
+    // Memory in bytes (docs/security.md): what reaches a kept connection is read and dropped at each drain,
+    // not held in its queue until the next take(); a connection that brings more than the pool's idle
+    // allowance is closed. Here the peer at the other end sends a late reply of 100 bytes, then a flood of
+    // 1 MiB messages to a pool that allows 2 MiB.
+    void whatAKeptConnectionBringsIsDroppedAndAFlooderClosed() {
+        zmq::socket_t router = sockets_.bindRouter("tcp://127.0.0.1:0");
+        const std::string endpoint = net::SocketFactory::boundEndpoint(router);
+        DealerPool pool(sockets_, 8, 60s, 2u << 20);
+        zmq::socket_t dealer = pool.take(endpoint, {});
+        QVERIFY(sendWhenUp(dealer, "hello") > 0);
+        const std::string route = receive(router).first;
+        pool.keep(endpoint, {}, std::move(dealer));
+        const auto sendToKept = [&](std::size_t bytes) {
+            router.send(zmq::buffer(route), zmq::send_flags::sndmore);
+            router.send(zmq::buffer(std::string(bytes, 'x')));
+        };
+        sendToKept(100);
+        QTRY_COMPARE_WITH_TIMEOUT((pool.drainKept(), pool.drainedBytes()), std::uint64_t{100}, 2000);
+        QCOMPARE(pool.size(), std::size_t{1}); // a late reply: kept
+
+        for (int i = 0; i < 3; ++i)
+            sendToKept(1u << 20);
+        QTRY_COMPARE_WITH_TIMEOUT((pool.drainKept(), pool.closedForBytes()), std::size_t{1}, 5000);
+        QCOMPARE(pool.size(), std::size_t{0});
+        QVERIFY(pool.drainedBytes() > (2u << 20));
     }
 };
 
