@@ -86,9 +86,10 @@ std::vector<std::string> ProgressTracker::peersAt(std::uint64_t epoch, TimePoint
 std::vector<std::string> ProgressTracker::peersAveraging(const std::string& groupId, std::uint64_t epoch,
                                                          TimePoint now) const {
     std::vector<std::string> peers;
+    if (groupId.empty())
+        return peers; // no group: nobody, not every record that names none
     for (const PeerProgress& record : remote_)
-        if (record.epoch == epoch && record.expiresAt > now && !groupId.empty() &&
-            record.averagingGroup == groupId)
+        if (record.epoch == epoch && record.expiresAt > now && record.averagingGroup == groupId)
             peers.push_back(record.peerId);
     return peers;
 }

@@ -28,6 +28,7 @@ bool RoundStash::add(net::WireMessage message, std::uint64_t localEpoch) {
     senderBytes += cost;
     bytes_ += cost;
     entries_.push_back({std::move(message), cost});
+    ++added_;
     return true;
 }
 

@@ -36,6 +36,8 @@ public:
     std::size_t size() const { return entries_.size(); }
     std::uint64_t bytes() const { return bytes_; }
     std::uint64_t dropped() const { return dropped_; }
+    // Messages kept since construction: a count that moves whenever one arrives.
+    std::uint64_t added() const { return added_; }
 
     // What `message` counts for against the bounds.
     static std::uint64_t costOf(const net::WireMessage& message);
@@ -51,6 +53,7 @@ private:
     std::map<std::string, std::uint64_t> bytesBySender_;
     std::uint64_t bytes_ = 0;
     std::uint64_t dropped_ = 0;
+    std::uint64_t added_ = 0;
 };
 
 } // namespace sahaj::collab

@@ -333,6 +333,9 @@ struct CollaborationLink::Session {
     // The gradient round this peer began last, and at which epoch: its progress records say so while the
     // epoch lasts (PeerProgress::averagingGroup), for the members still waiting to begin it.
     std::pair<std::string, std::uint64_t> averaging;
+    // What othersBeganFirst last looked at for the pending group (the stash's messages kept, the progress
+    // readings): it looks again only when one of them moved. Reset for each group placed.
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> quorumLookedAt;
     std::string lastProblem;
     std::shared_ptr<const std::vector<collab::PeerAnnouncement>> sightings;
     SteadyClock::time_point sightingsAt{}; // when they came
@@ -1242,6 +1245,7 @@ void CollaborationLink::placeGroup(Session& s, collab::MatchmakingResult result,
         s.chaseFailed = false;
     }
     s.groupOutstanding = true;
+    s.quorumLookedAt.reset();
     s.pending = FormedGroup{std::move(result.group), std::move(result.early), result.leader,
                             std::move(result.leaderId)};
     s.pendingSince = SteadyClock::now();
@@ -1302,6 +1306,12 @@ void CollaborationLink::maybeReleaseGroup(Session& s) {
 // Most of the pending group's other members began its round (RoundStartQuorum): by the parts and notices
 // they sent this peer (an aggregator's), or by their progress records (anyone's). What to log, if so.
 std::optional<std::string> CollaborationLink::othersBeganFirst(Session& s) {
+    // Members say they began only by messages and records, so nothing changes between their arrivals; run
+    // at every turn of the loop (20 ms), this rebuilt the same set from the stash and the records each time.
+    const std::pair<std::uint64_t, std::uint64_t> seen{s.stash.added(), s.progressReadings};
+    if (s.quorumLookedAt == seen)
+        return std::nullopt;
+    s.quorumLookedAt = seen;
     const collab::GroupSpec& group = s.pending->group;
     std::set<std::string> begun = s.stash.sendersOf(group.groupId, group.epoch);
     for (const net::WireMessage& message : s.pending->early)

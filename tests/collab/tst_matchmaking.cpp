@@ -271,6 +271,20 @@ using namespace matchmaking_test;
 
 namespace {
 
+// The group a node (bandwidth 1e6, weight 3) with this identity and DHT node forms for epoch 7, saying each
+// change of phase.
+collab::MatchmakingResult formGroupAsNode(zmq::context_t& context, const security::PeerIdentity& identity,
+                                          sahaj::dht::DhtNode& dht,
+                                          const collab::MatchmakingOptions& options) {
+    const std::string peerId = identity.id().bytes().toStdString();
+    const net::SocketFactory sockets(context, peerId);
+    const net::MessageCodec codec(kRun, peerId);
+    zmq::socket_t router = sockets.bindRouter("tcp://127.0.0.1:0");
+    collab::Matchmaking mm(dht, codec, sockets, &router, options);
+    mm.onTransition([](const std::string& line) { qDebug("%s", line.c_str()); });
+    return mm.formGroup(7, {"", wire::ROLE_NODE, net::SocketFactory::boundEndpoint(router), 1e6, 3}, {});
+}
+
 collab::GroupMember member(char id, wire::Role role, double bandwidth, double weight) {
     return {std::string(32, id), role, role == wire::ROLE_CLIENT ? "" : "tcp://127.0.0.1:5000", bandwidth,
             weight};
@@ -607,14 +621,8 @@ private Q_SLOTS:
                 });
         });
 
-        const std::string peerId = peerIdentity->id().bytes().toStdString();
-        const net::SocketFactory sockets(context, peerId);
-        const net::MessageCodec codec(kRun, peerId);
-        zmq::socket_t router = sockets.bindRouter("tcp://127.0.0.1:0");
-        collab::Matchmaking mm(*peerDht, codec, sockets, &router, matchmaking);
-        mm.onTransition([](const std::string& line) { qDebug("%s", line.c_str()); });
         const collab::MatchmakingResult result =
-            mm.formGroup(7, {"", wire::ROLE_NODE, net::SocketFactory::boundEndpoint(router), 1e6, 3}, {});
+            formGroupAsNode(context, *peerIdentity, *peerDht, matchmaking);
         stop = true;
         leaders.join();
         QCOMPARE(redirectorRequests.load(), 2);
@@ -678,14 +686,8 @@ private Q_SLOTS:
 
         collab::MatchmakingOptions matchmaking = gatheringLong(30s);
         matchmaking.beginGrace = 2s;
-        const std::string peerId = dht.identities[2]->id().bytes().toStdString();
-        const net::SocketFactory sockets(context, peerId);
-        const net::MessageCodec codec(kRun, peerId);
-        zmq::socket_t router = sockets.bindRouter("tcp://127.0.0.1:0");
-        collab::Matchmaking mm(*dht.nodes[2], codec, sockets, &router, matchmaking);
-        mm.onTransition([](const std::string& line) { qDebug("%s", line.c_str()); });
         const collab::MatchmakingResult result =
-            mm.formGroup(7, {"", wire::ROLE_NODE, net::SocketFactory::boundEndpoint(router), 1e6, 3}, {});
+            formGroupAsNode(context, *dht.identities[2], *dht.nodes[2], matchmaking);
         stop = true;
         leaders.join();
         QCOMPARE(redirects.load(), 1);

@@ -43,6 +43,7 @@ private Q_SLOTS:
         QVERIFY(!stash.add(std::move(ping), 5)); // not a round message
         QCOMPARE(stash.size(), std::size_t{2});
         QCOMPARE(stash.dropped(), std::uint64_t{4});
+        QCOMPARE(stash.added(), std::uint64_t{2});
 
         QVERIFY(stash.add(part('b', 'G', 5, 10), 5));
         QVERIFY(stash.add(part('b', 'G', 5, 10), 5));
