@@ -1,6 +1,7 @@
 #include "core/collab/AllReduceRound.h"
 #include "core/collab/DealerPool.h"
 
+#include "core/collab/PartContainer.h"
 #include "core/collab/PartHeader.h"
 #include "core/collab/PartitionPlan.h"
 #include "core/collab/PeerProgressRules.h"
@@ -116,14 +117,26 @@ AllReduceRound::AllReduceRound(GroupSpec spec, const net::MessageCodec& codec,
         CenteredClip::validate(*options_.centeredClip);
 }
 
+// A member that sends parts must hold the group's whole vector.
+std::vector<float> checkedVector(const GroupSpec& spec, int me, std::vector<float> local) {
+    if (spec.members[static_cast<std::size_t>(me)].sends() &&
+        static_cast<std::int64_t>(local.size()) != spec.vectorSize)
+        throw std::invalid_argument("the local vector has " + std::to_string(local.size()) +
+                                    " values, the group averages " + std::to_string(spec.vectorSize));
+    return local;
+}
+
 // The round's state machine (AllReduceRound::Phase); kept out of the header so that AllReduceRound stays
-// a small interface.
+// a small interface. The member's parts and the averages coming back are its PartContainer's, the
+// aggregator's span its SpanReducer's; this class moves them over the sockets and checks what arrives.
 class AllReduceRound::State {
 public:
     State(const GroupSpec& spec, int me, const net::MessageCodec& codec, const net::SocketFactory& sockets,
           zmq::socket_t* router, const AllReduceOptions& options, std::vector<float> local)
         : spec_(spec), me_(me), codec_(codec), router_(router), options_(options), secure_(sockets.secure()),
-          plan_(spec.spanCounts, spec.vectorSize, spec.partElements), local_(std::move(local)),
+          plan_(spec.spanCounts, spec.vectorSize, spec.partElements),
+          parts_(plan_, spec.encoding, static_cast<std::size_t>(me),
+                 checkedVector(spec, me, std::move(local))),
           upload_(options.uploadBytesPerSecond, 256.0 * 1024),
           download_(options.downloadBytesPerSecond, 256.0 * 1024) {
         const std::size_t members = spec_.members.size();
@@ -135,8 +148,6 @@ public:
         misfit_.assign(members, false);
         toldOfOtherGroup_.assign(members, false);
         arrivals_.resize(members);
-        spanFailed_.assign(members, false);
-        received_.resize(members);
         confirmed_.assign(members, false);
         connectedAt_.assign(members, std::nullopt);
         unreachable_.assign(members, false);
@@ -150,14 +161,12 @@ public:
                 result_.spanAveraged[a] = true;
 
         const bool sender = self().sends();
-        if (sender && static_cast<std::int64_t>(local_.size()) != spec_.vectorSize)
-            throw std::invalid_argument("the local vector has " + std::to_string(local_.size()) +
-                                        " values, the group averages " + std::to_string(spec_.vectorSize));
         // A vector with infinities or NaN (a step that overflowed) would poison every span, and others would
         // exclude this member for it: it takes part with zeros and weight 0 instead, and still receives the
         // group's averages.
-        if (sender && !std::all_of(local_.begin(), local_.end(), [](float v) { return std::isfinite(v); })) {
-            std::fill(local_.begin(), local_.end(), 0.0f);
+        const std::span<float> values = parts_.values();
+        if (sender && !std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); })) {
+            std::fill(values.begin(), values.end(), 0.0f);
             ownWeight_ = 0.0;
             result_.violations.push_back(
                 "this member's vector held non-finite values: it sent zeros with weight 0");
@@ -171,32 +180,20 @@ public:
             senders.push_back(member.sends());
         const ElementRange span = plan_.span(me_);
         reducer_.emplace(std::move(partSizes), std::move(senders), static_cast<std::size_t>(me_),
-                         sender && span.size > 0 ? std::span<const float>(local_.data() + span.offset,
-                                                                          static_cast<std::size_t>(span.size))
-                                                 : std::span<const float>(),
+                         sender && span.size > 0 ? parts_.values(span) : std::span<const float>(),
                          options_.centeredClip, spec_.encoding);
         fixWeight(static_cast<std::size_t>(me_), ownWeight_);
         for (const std::string& peerId : options_.excluded)
             if (const int member = spec_.indexOf(peerId); member >= 0 && member != me_) {
                 exclude(member,
                         "member " + net::LogText::shortHex(peerId) + " is banned: left out of the round");
-                spanFailed_[static_cast<std::size_t>(member)] = true;
+                parts_.fail(static_cast<std::size_t>(member));
             }
         // As a member: one DEALER to every other aggregator, carrying this member's parts of its span.
-        if (sender) {
-            for (std::size_t a = 0; a < members; ++a) {
-                if (static_cast<int>(a) == me_ || spec_.spanCounts[a] == 0)
-                    continue;
-                dealers_.emplace(a,
-                                 sockets.connectDealer(spec_.members[a].endpoint, spec_.members[a].curveKey));
-                for (std::int64_t p = 0; p < plan_.partCount(static_cast<std::int64_t>(a)); ++p)
-                    pendingParts_[a].push_back(p);
-            }
-        }
+        for (const std::size_t a : parts_.aggregators())
+            dealers_.emplace(a, sockets.connectDealer(spec_.members[a].endpoint, spec_.members[a].curveKey));
         pacer_.emplace(pacingRate(), router_ ? net::SocketFactory::boundEndpoint(*router_) : std::string(),
                        dealerEndpoints());
-        averaged_.resize(members);
-        spanDigests_.resize(members);
         sealsFrom_.assign(members, false);
     }
 
@@ -264,7 +261,7 @@ public:
         noteUnconfirmed();
         // Each span's mean went into the vector when the whole span was in; whatever was not averaged in time
         // keeps the local values.
-        result_.values = std::move(local_);
+        result_.values = parts_.takeValues();
         result_.countedWeights = reducer_->weights();
         for (std::size_t m = 0; m < misfit_.size(); ++m)
             if (static_cast<int>(m) == me_)
@@ -364,9 +361,9 @@ private:
             if (member != me_ && spec_.members[m].sends() && !reducer_->excluded(m) && reducer_->owes(m) &&
                 now - heardFrom_[m] > options_.senderTimeout)
                 exclude(member, "no part for " + std::to_string(options_.senderTimeout.count()) + " ms");
-            if (member != me_ && dealers_.count(m) && !result_.spanAveraged[m] && !spanFailed_[m] &&
+            if (member != me_ && dealers_.count(m) && !result_.spanAveraged[m] && !parts_.failed(m) &&
                 now - heardFrom_[m] > options_.aggregatorTimeout)
-                spanFailed_[m] = true;
+                parts_.fail(m);
         }
     }
 
@@ -384,9 +381,9 @@ private:
             sealOwnSpan();
             for (std::size_t p = 0; p < reducer_->partCount(); ++p) {
                 const std::vector<float> mean = reducer_->takeMean(p);
-                if (!local_.empty())
+                if (parts_.sends())
                     std::copy(mean.begin(), mean.end(),
-                              local_.begin() + plan_.part(me_, static_cast<std::int64_t>(p)).offset);
+                              parts_.values().begin() + plan_.part(me_, static_cast<std::int64_t>(p)).offset);
             }
         }
     }
@@ -501,7 +498,7 @@ private:
         fillPartHeader(*part, spec_, aggregator, p, range);
         part->set_weight(ownWeight_);
         std::vector<zmq::message_t> data;
-        data.push_back(TensorEncoding::encode(local_.data() + range.offset, range.size, spec_.encoding));
+        data.push_back(TensorEncoding::encode(parts_.values(range).data(), range.size, spec_.encoding));
         return codec_.encode(std::move(envelope), std::move(data));
     }
 
@@ -509,17 +506,16 @@ private:
     void flush(Clock::time_point now) {
         if (now < uploadAllowedAt_)
             return;
-        for (auto& [aggregator, queue] : pendingParts_) {
-            if (spanFailed_[aggregator])
-                queue.clear();
-            while (streaming_ && !queue.empty() && now >= uploadAllowedAt_) {
+        for (const std::size_t aggregator : parts_.aggregators()) {
+            std::optional<std::int64_t> next;
+            while (streaming_ && now >= uploadAllowedAt_ && (next = parts_.nextPart(aggregator))) {
                 std::vector<zmq::message_t>& frames = staged_[aggregator];
                 if (frames.empty())
-                    frames = partFrames(aggregator, queue.front());
+                    frames = partFrames(aggregator, *next);
                 const std::uint64_t bytes = sizeOf(frames);
                 if (!net::MessageCodec::send(dealers_.at(aggregator), frames, nullptr, true))
                     break; // the connection's queue is full: the frames wait for the next turn
-                queue.pop_front();
+                parts_.sent(aggregator);
                 result_.bytesSent += bytes;
                 uploadAllowedAt_ = now + upload_.reserve(bytes, now);
             }
@@ -566,13 +562,7 @@ private:
                                 result_.spanAveraged[static_cast<std::size_t>(me_)];
         if (!aggregated || !replies_.empty() || awaitsConfirmation(now))
             return false;
-        for (const auto& [aggregator, queue] : pendingParts_)
-            if (!queue.empty() && !spanFailed_[aggregator])
-                return false;
-        for (const auto& [aggregator, socket] : dealers_)
-            if (!result_.spanAveraged[aggregator] && !spanFailed_[aggregator])
-                return false;
-        return true;
+        return !parts_.outstanding();
     }
 
     // Replies handed to the ROUTER are not yet delivered: until a member confirms the span (SpanReceived)
@@ -620,12 +610,8 @@ private:
         if (!sealing() || dealers_.empty())
             return;
         if (!sealsPassed_) {
-            for (const auto& [aggregator, queue] : pendingParts_)
-                if (!queue.empty() && !spanFailed_[aggregator] && !last)
-                    return;
-            for (const auto& [aggregator, socket] : dealers_)
-                if (!result_.spanAveraged[aggregator] && !spanFailed_[aggregator] && !last)
-                    return;
+            if (parts_.outstanding() && !last)
+                return;
             sealsPassed_ = true;
             for (const auto& [aggregator, socket] : dealers_)
                 sealsDue_.insert(aggregator);
@@ -729,7 +715,7 @@ private:
         for (auto& [aggregator, socket] : dealers_) {
             short events = mayRead ? ZMQ_POLLIN : 0;
             // Before streaming, only the connection notice waits for the socket (it is up once writable).
-            if (streaming_ ? !pendingParts_[aggregator].empty() && wantsToSend : !greeted_.count(aggregator))
+            if (streaming_ ? parts_.nextPart(aggregator) && wantsToSend : !greeted_.count(aggregator))
                 events |= ZMQ_POLLOUT;
             items.push_back({socket.handle(), 0, events, 0});
             if (owners)
@@ -1079,7 +1065,7 @@ private:
                 onAveraged(aggregator, codec_.decode(std::move(*frames)));
             } catch (const std::exception& e) {
                 // A broken average poisons the span: keep the local values for it.
-                spanFailed_[aggregator] = true;
+                parts_.fail(aggregator);
                 result_.violations.push_back(e.what());
             }
         }
@@ -1101,7 +1087,7 @@ private:
             if (envelope.part_failure().group_id() != spec_.groupId ||
                 envelope.part_failure().epoch() != spec_.epoch)
                 throw misfit(aggregator, "a span given up for another group or epoch");
-            if (!spanFailed_[aggregator]) {
+            if (!parts_.failed(aggregator)) {
                 const std::string& peerId = spec_.members[aggregator].peerId;
                 result_.violations.push_back(
                     "aggregator " + net::LogText::shortHex(peerId) +
@@ -1112,7 +1098,7 @@ private:
                     exclude(static_cast<int>(aggregator), "a member that left the group sends no parts");
                 }
             }
-            spanFailed_[aggregator] = true;
+            parts_.fail(aggregator);
             return;
         }
         if (envelope.has_span_seal())
@@ -1130,23 +1116,14 @@ private:
             part.encoding().SerializeAsString() != spec_.encoding.SerializeAsString())
             throw misfit(aggregator,
                          "an averaged part whose offset, count or encoding differs from the plan");
-        if (spanFailed_[aggregator] || received_[aggregator].count(part.part()) || spanDigests_[aggregator])
+        if (!parts_.awaits(aggregator, part.part()))
             return; // a repeated average is no progress: the span's timeout runs on
         heardFrom_[aggregator] = Clock::now();
         fitted_[aggregator] = true;
-        // Into a buffer of the span's own until the whole span is in: the local values must stay for a span
-        // that fails half way, and for this member's parts of it that are still to be sent. Not initialised:
-        // its pages are touched as the parts arrive, not all at once.
-        const ElementRange span = plan_.span(static_cast<std::int64_t>(aggregator));
-        std::unique_ptr<float[]>& averaged = averaged_[aggregator];
-        if (!averaged)
-            averaged = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(span.size));
-        TensorEncoding::decode(message.data.front(), range.size, spec_.encoding,
-                               averaged.get() + (range.offset - span.offset));
+        const std::span<const float> averaged = parts_.place(aggregator, part.part(), message.data.front());
         // An aggregator's mean obeys the floors its inputs obey: one below them comes from an aggregator
         // that added a part it should have refused (its own, say). The span keeps the local values.
-        if (const std::string below = belowFloor(range, averaged.get() + (range.offset - span.offset));
-            !below.empty()) {
+        if (const std::string below = belowFloor(range, averaged.data()); !below.empty()) {
             const std::string why =
                 "aggregator " +
                 QByteArray::fromStdString(spec_.members[aggregator].peerId).toHex().toStdString() +
@@ -1155,35 +1132,27 @@ private:
                 result_.violators.push_back({spec_.members[aggregator].peerId, why});
             throw net::ProtocolViolation(why);
         }
-        received_[aggregator].insert(part.part());
-        if (static_cast<std::int64_t>(received_[aggregator].size()) ==
-            plan_.partCount(static_cast<std::int64_t>(aggregator))) {
-            // Every part of the span went ahead: whatever of this member's is still unsent would be ignored.
-            pendingParts_[aggregator].clear();
-            staged_.erase(aggregator);
-            if (!sealing())
-                return takeSpan(aggregator);
-            // Taken once its seal, which follows the last part, says the same values.
-            security::Sha256 hash;
-            SpanSeals::addValues(hash, averaged.get(), static_cast<std::size_t>(span.size));
-            spanDigests_[aggregator] = hash.result().toStdString();
-        }
+        if (!parts_.received(aggregator, part.part()))
+            return;
+        // Every part of the span went ahead: whatever of this member's is still unsent would be ignored.
+        staged_.erase(aggregator);
+        if (!sealing())
+            return takeSpan(
+                aggregator); // else taken once its seal, which follows the last part, says the same
     }
 
     void takeSpan(std::size_t aggregator) {
-        const ElementRange span = plan_.span(static_cast<std::int64_t>(aggregator));
+        parts_.take(aggregator);
         result_.spanAveraged[aggregator] = true;
         confirmationsDue_.insert(aggregator);
-        std::copy_n(averaged_[aggregator].get(), span.size, local_.begin() + span.offset);
-        averaged_[aggregator].reset();
     }
 
     // The aggregator's seal on its span (sealing): taken when it is its valid seal of the values received.
     void onSeal(std::size_t aggregator, const wire::SpanSeal& seal) {
-        if (!sealing() || spanFailed_[aggregator] || result_.spanAveraged[aggregator])
+        if (!sealing() || parts_.failed(aggregator) || result_.spanAveraged[aggregator])
             return; // a seal already taken is no progress
         const std::string& peerId = spec_.members[aggregator].peerId;
-        if (!spanDigests_[aggregator])
+        if (!parts_.whole(aggregator))
             throw net::ProtocolViolation("aggregator " + net::LogText::shortHex(peerId) +
                                          " sealed its span before its last averaged part");
         if (const std::string problem = SpanSeals::problemWith(codec_.runId(), spec_, seal);
@@ -1191,13 +1160,12 @@ private:
             throw net::ProtocolViolation("aggregator " + net::LogText::shortHex(peerId) +
                                          " sent a seal that " +
                                          (problem.empty() ? "is for another span" : problem));
-        if (seal.values_sha256() != *spanDigests_[aggregator]) {
+        if (seal.values_sha256() != parts_.digest(aggregator)) {
             const std::string why = "aggregator " + QByteArray::fromStdString(peerId).toHex().toStdString() +
                                     " sent averages that differ from its own seal of them";
             if (secure_) // the connection went to its key: the averages are its own
                 result_.violators.push_back({peerId, why});
-            averaged_[aggregator].reset();
-            throw net::ProtocolViolation(why);
+            throw net::ProtocolViolation(why); // which fails the span
         }
         heardFrom_[aggregator] = Clock::now();
         holdSeal(seal); // one passed on by a member that finished first may be there already
@@ -1217,7 +1185,7 @@ private:
     };
     std::vector<Arrivals> arrivals_; // per sender: its parts of this aggregator's span
     PartitionPlan plan_;
-    std::vector<float> local_;
+    PartContainer parts_; // this member's vector, its parts to send, the averages coming back
     AllReduceResult result_;
     Clock::time_point start_;
 
@@ -1225,14 +1193,9 @@ private:
     std::vector<bool> fitted_;           // a part or an average from each member fitted this member's plan
     std::vector<bool> misfit_;           // ... or did not (AllReduceResult::planMismatches, at the end)
     std::vector<bool> toldOfOtherGroup_; // members told that their group is not this one (noteOtherGroup)
-    std::vector<bool> spanFailed_;       // aggregators this member gave up on
-    std::vector<std::set<std::uint32_t>> received_;  // averaged parts received, per aggregator
-    std::vector<std::unique_ptr<float[]>> averaged_; // per aggregator: its span's means so far
-    std::set<std::size_t> confirmationsDue_;         // aggregators to tell that their span arrived
-    // Sealed averages (AllReduceOptions::sealWith): per aggregator, the hash of its span as received
-    // (awaiting the seal); the seals held; aggregators to pass them on to; per member, it passed its own
-    // on; aggregators proved to have equivocated.
-    std::vector<std::optional<std::string>> spanDigests_;
+    std::set<std::size_t> confirmationsDue_; // aggregators to tell that their span arrived
+    // Sealed averages (AllReduceOptions::sealWith): the seals held; aggregators to pass them on to; per
+    // member, it passed its own on; aggregators proved to have equivocated.
     SealLedger seals_{spec_.members.size()};
     bool sealsPassed_ = false;
     std::set<std::size_t> sealsDue_;
@@ -1258,7 +1221,6 @@ private:
     std::vector<std::optional<double>> weights_;
 
     std::map<std::size_t, zmq::socket_t> dealers_;
-    std::map<std::size_t, std::deque<std::int64_t>> pendingParts_;
     std::map<std::size_t, std::vector<zmq::message_t>> staged_;
     std::optional<SpanReducer> reducer_; // this member's span, as its aggregator
     std::deque<Outgoing> replies_;
