@@ -311,11 +311,10 @@ struct CollaborationLink::Session {
     SteadyClock::time_point recordPublished{}; // this peer's progress record, last put in the DHT
     SteadyClock::time_point nextDownloadAttempt{};
     SteadyClock::time_point epochChangedAt{};
-    bool groupOutstanding = false; // handed to the training thread, epochCompleted() not yet called
-    bool statePending = false;     // downloaded, not yet loaded
-    bool synced = false;           // this peer knows it is not a newcomer behind the others
-    bool chasing = false;          // alone at an epoch the others left: load their state (maybeFormGroup)
-    bool chaseFailed = false;      // no donor had it: step alone after all
+    GroupPhase phase = GroupPhase::Idle;
+    bool synced = false;         // this peer knows it is not a newcomer behind the others
+    bool downloadChases = false; // the download under way was begun Chasing
+    bool chaseFailed = false;    // no donor had it: step alone after all
     // Since when this peer, its batch full, has found itself alone at an epoch other peers are at
     // (maybeFormGroup), and at which epoch; unset once a group of two or more forms.
     std::optional<std::pair<std::uint64_t, SteadyClock::time_point>> aloneSince;
@@ -674,6 +673,33 @@ void CollaborationLink::regroupOnce(Session& s, RoundOutcome& outcome, RegroupRe
     note("epoch " + std::to_string(epoch) + ": " + why);
 }
 
+const char* CollaborationLink::nameOf(GroupPhase phase) {
+    switch (phase) {
+    case GroupPhase::Idle:
+        return "idle";
+    case GroupPhase::Matchmaking:
+        return "matchmaking";
+    case GroupPhase::AloneReading:
+        return "alone, reading";
+    case GroupPhase::Pending:
+        return "pending";
+    case GroupPhase::HandedOver:
+        return "handed over";
+    case GroupPhase::Chasing:
+        return "chasing";
+    case GroupPhase::Downloading:
+        return "downloading";
+    case GroupPhase::StateLoaded:
+        return "state loaded";
+    }
+    return "?";
+}
+
+void CollaborationLink::enter(Session& s, GroupPhase next, const std::string& why) {
+    trace(std::string("link: ") + nameOf(s.phase) + " -> " + nameOf(next) + ": " + why);
+    s.phase = next;
+}
+
 void CollaborationLink::epochCompleted(std::uint64_t epoch,
                                        std::shared_ptr<const collab::StateChunker> snapshot) {
     call([&](Session& s) {
@@ -683,8 +709,8 @@ void CollaborationLink::epochCompleted(std::uint64_t epoch,
         }
         if (options_.stateDonor)
             s.server.offer(std::move(snapshot));
-        s.groupOutstanding = false;
-        s.statePending = false;
+        if (s.phase == GroupPhase::HandedOver || s.phase == GroupPhase::StateLoaded)
+            enter(s, GroupPhase::Idle, "epoch " + std::to_string(s.tracker.localEpoch()) + " begins here");
         s.nextAnnounce = {}; // the others should learn the new epoch now
     });
 }
@@ -991,7 +1017,7 @@ void CollaborationLink::announce(Session& s) {
 }
 
 void CollaborationLink::maybeDownloadState(Session& s) {
-    if (s.statePending || s.groupOutstanding || s.download || s.matchmaking->active() || s.aloneResult)
+    if ((s.phase != GroupPhase::Idle && s.phase != GroupPhase::Chasing) || s.matchmaking->active())
         return;
     const auto now = s.dht.now();
     const collab::GlobalProgress global = s.tracker.globalProgress(now);
@@ -1001,8 +1027,8 @@ void CollaborationLink::maybeDownloadState(Session& s) {
     // still averages its gradient for that epoch, alone if need be.
     // A peer that trains nothing (the coordinator, an auxiliary) has no gradient to offer for an old
     // epoch: it catches up at once.
-    const bool behind =
-        global.epoch > local && (!s.synced || global.epoch > local + 1 || !options_.trains || s.chasing);
+    const bool behind = global.epoch > local && (!s.synced || global.epoch > local + 1 || !options_.trains ||
+                                                 s.phase == GroupPhase::Chasing);
     if (!behind) {
         if (!s.synced && s.refresh.nextRefreshAt() &&
             (s.tracker.remotePeers() > 0 || SteadyClock::now() - s.started > kAloneAfter))
@@ -1032,8 +1058,10 @@ void CollaborationLink::maybeDownloadState(Session& s) {
         if (s.lastProblem != problem)
             note(behindAt + ": no donor");
         s.lastProblem = problem;
-        s.chaseFailed = s.chasing; // then step alone after all, rather than not at all
-        s.chasing = false;
+        // After a chase, it then steps alone after all, rather than not at all.
+        s.chaseFailed = s.phase == GroupPhase::Chasing;
+        if (s.chaseFailed)
+            enter(s, GroupPhase::Idle, "no donor has the others' state: stepping alone");
         return;
     }
     // A snapshot holds the state vector's values as fp32 (parameters and LAMB's two moments) and a header;
@@ -1044,6 +1072,8 @@ void CollaborationLink::maybeDownloadState(Session& s) {
                                                            options_.stateChunkTimeout);
     s.download->onTransition([this](const std::string& line) { trace(line); });
     s.downloadFrom = local;
+    s.downloadChases = s.phase == GroupPhase::Chasing;
+    enter(s, GroupPhase::Downloading, behindAt);
     s.download->start(s.donorHistory.order(std::move(donors), SteadyClock::now()));
     stepDownload(s);
 }
@@ -1062,11 +1092,11 @@ void CollaborationLink::stepDownload(Session& s) {
     const std::string behindAt = "behind at epoch " + std::to_string(s.downloadFrom) + " of " +
                                  std::to_string(s.tracker.globalProgress(s.dht.now()).epoch);
     if (!download) {
-        s.chaseFailed = s.chasing;
-        s.chasing = false;
+        s.chaseFailed = s.downloadChases;
         const std::string failures = collab::describe(downloader->lastFailures());
         s.lastProblem = "state download failed: " + (failures.empty() ? std::string("no donor") : failures);
         note(behindAt + ", " + s.lastProblem);
+        enter(s, GroupPhase::Idle, s.lastProblem);
         return;
     }
     for (const std::string& snapshot : download->snapshots)
@@ -1074,10 +1104,10 @@ void CollaborationLink::stepDownload(Session& s) {
     DownloadedState accepted = DownloadedState::from(*download, options_.schemaHash, options_.stateFit.get());
     if (!accepted.state) {
         s.donorHistory.failed(accepted.failures, SteadyClock::now());
-        s.chaseFailed = s.chasing;
-        s.chasing = false;
+        s.chaseFailed = s.downloadChases;
         s.lastProblem = "refused the downloaded state: " + collab::describe(accepted.failures);
         note(behindAt + ", " + s.lastProblem);
+        enter(s, GroupPhase::Idle, s.lastProblem);
         return;
     }
     collab::TrainingState state = std::move(*accepted.state);
@@ -1086,16 +1116,14 @@ void CollaborationLink::stepDownload(Session& s) {
     note("loaded " + std::string(download->snapshots.size() > 1 ? "the median of the states" : "the state") +
          " of epoch " + std::to_string(download->epoch) + " from " + donors +
          (download->failures.empty() ? std::string() : " after " + collab::describe(download->failures)));
-    s.statePending = true;
     s.synced = true;
-    s.chasing = false;
+    enter(s, GroupPhase::StateLoaded, "epoch " + std::to_string(download->epoch));
     const std::lock_guard lock(mutex_);
     downloaded_ = std::move(state);
 }
 
 void CollaborationLink::maybeFormGroup(Session& s) {
-    if (s.matchmaking->active() || s.aloneResult || s.groupOutstanding || s.statePending || s.download ||
-        !s.synced || s.chasing)
+    if (s.phase != GroupPhase::Idle || !s.synced)
         return;
     const auto now = s.dht.now();
     const std::uint64_t local = s.tracker.localEpoch();
@@ -1135,6 +1163,7 @@ void CollaborationLink::maybeFormGroup(Session& s) {
     const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
     std::erase_if(expected, [&](const std::string& peer) { return isBanned(s, peer, nowMs); });
     s.matchmaking->start(local, self, std::move(expected));
+    enter(s, GroupPhase::Matchmaking, "epoch " + std::to_string(local) + "'s batch ends within the lead");
     s.matchmakingEpoch = local;
     s.matchmakingBegan = began;
     stepMatchmaking(s);
@@ -1156,7 +1185,7 @@ void CollaborationLink::maybeGiveUpMatchmaking(Session& s, std::uint64_t global)
         return;
     note("epoch " + std::to_string(s.matchmakingEpoch) + ": the others moved on to epoch " +
          std::to_string(global) + ": loading their state rather than looking for a group");
-    s.chasing = true;
+    enter(s, GroupPhase::Chasing, "the collaboration is at epoch " + std::to_string(global));
 }
 
 // Moves group formation on by what arrived (it owns the ROUTER meanwhile: join requests are its, anything
@@ -1188,10 +1217,11 @@ void CollaborationLink::stepMatchmaking(Session& s) {
             handleRouterMessage(s, std::move(message));
     }
     result.early = std::move(parts);
-    if (s.chasing)
+    if (s.phase == GroupPhase::Chasing)
         return; // given up (maybeGiveUpMatchmaking): the newer state is loaded instead
+    // Alone, and early: try again (the others may be about to look) rather than wait alone.
     if (result.group.members.size() < 2 && !s.tracker.readyToEndEpoch(s.dht.now()))
-        return; // alone, and early: try again (the others may be about to look) rather than wait alone
+        return enter(s, GroupPhase::Idle, "alone before the batch is full: looking again");
     // Alone at an epoch the others have already left: stepping alone would keep this peer one epoch behind
     // for good (each epoch it misses their group by the same margin). Load their newer state instead;
     // only if no donor has it does it step alone.
@@ -1200,6 +1230,7 @@ void CollaborationLink::stepMatchmaking(Session& s) {
         // group once they came (placeGroupOfOne), at a later turn of the loop.
         s.aloneResult = std::move(result);
         s.aloneAfterReading = s.progressReadings;
+        enter(s, GroupPhase::AloneReading, "alone: reading the records again");
         s.progressBoard.lookUp();
         return;
     }
@@ -1209,15 +1240,14 @@ void CollaborationLink::stepMatchmaking(Session& s) {
 // A matchmaking that ended alone at `local`, once the progress records read after it came: it chases the
 // others' newer state if the collaboration has moved past this epoch, else places its group of one.
 void CollaborationLink::placeGroupOfOne(Session& s) {
-    if (!s.aloneResult || s.progressReadings == s.aloneAfterReading)
+    if (s.phase != GroupPhase::AloneReading || s.progressReadings == s.aloneAfterReading)
         return;
     collab::MatchmakingResult result = std::move(*s.aloneResult);
     s.aloneResult.reset();
     const std::uint64_t local = s.matchmakingEpoch;
-    if (s.tracker.globalProgress(s.dht.now()).epoch > local) {
-        s.chasing = true;
-        return;
-    }
+    if (const std::uint64_t global = s.tracker.globalProgress(s.dht.now()).epoch; global > local)
+        return enter(s, GroupPhase::Chasing,
+                     "alone, and the collaboration is at epoch " + std::to_string(global));
     placeGroup(s, std::move(result), local);
 }
 
@@ -1238,21 +1268,23 @@ void CollaborationLink::placeGroup(Session& s, collab::MatchmakingResult result,
                      " other peer(s) are at this epoch: looking again rather than stepping apart");
             }
             if (now - s.aloneSince->second < options_.matchmaking.deadline)
-                return;
+                return enter(s, GroupPhase::Idle,
+                             "alone while " + std::to_string(others) + " other peer(s) are at this epoch");
         }
     } else {
         s.aloneSince.reset();
         s.chaseFailed = false;
     }
-    s.groupOutstanding = true;
     s.quorumLookedAt.reset();
+    const std::size_t members = result.group.members.size();
     s.pending = FormedGroup{std::move(result.group), std::move(result.early), result.leader,
                             std::move(result.leaderId)};
     s.pendingSince = SteadyClock::now();
+    enter(s, GroupPhase::Pending, "a group of " + std::to_string(members));
 }
 
 void CollaborationLink::maybeReleaseGroup(Session& s) {
-    if (!s.pending)
+    if (s.phase != GroupPhase::Pending)
         return;
     // The group formed ahead of time; the round starts when the batch is full (or due), so that the
     // averaged batch is the target size. A group whose batch never fills (everyone paused) goes ahead
@@ -1292,12 +1324,12 @@ void CollaborationLink::maybeReleaseGroup(Session& s) {
         if (s.leftGroups.size() > kMaxLeftGroups)
             s.leftGroups.pop_front();
         s.pending.reset();
-        s.groupOutstanding = false;
-        return;
+        return enter(s, GroupPhase::Idle, "left the group");
     }
     // The time the training thread then takes to begin it (the end of its micro-batch) is the gap to the
     // round's first line (docs/soak.md).
     note("epoch " + std::to_string(local) + ": beginning the group's round: " + why);
+    enter(s, GroupPhase::HandedOver, why);
     const std::lock_guard lock(mutex_);
     formed_ = std::move(s.pending);
     s.pending.reset();

@@ -135,6 +135,23 @@ private:
     struct Session; // everything the thread owns
     struct RunningRound;
 
+    // Where this peer stands with its epoch's group, one phase at a time (docs/collaboration.md, "The
+    // collaboration thread"): every change goes through enter() and is said in the trace. A round
+    // (average()) runs beside the phase, while the group is the training thread's.
+    enum class GroupPhase {
+        Idle,         // waiting for its batch's end to look for a group, or to find itself behind
+        Matchmaking,  // looking for a group (collab::Matchmaking under way)
+        AloneReading, // ended alone: a newer reading of the records decides (placeGroupOfOne)
+        Pending,      // in a group, waiting for the batch to fill (maybeReleaseGroup)
+        HandedOver,   // the group is the training thread's until epochCompleted()
+        Chasing,      // alone at an epoch the others left: their state is to be loaded
+        Downloading,  // a state download under way (stepDownload)
+        StateLoaded,  // a downloaded state is the training thread's until epochCompleted()
+    };
+    static const char* nameOf(GroupPhase phase);
+    // The one transition function of the phases.
+    void enter(Session& s, GroupPhase next, const std::string& why);
+
     void threadMain();
     void banViolators(Session& s, const std::vector<std::pair<std::string, std::string>>& violators);
     // The members of `spec` this peer bans now.

@@ -184,6 +184,11 @@ private Q_SLOTS:
         QVERIFY2(log.contains(QStringLiteral("(pid %1) was killed by signal 9").arg(killedCore)) &&
                      log.contains(QStringLiteral("restarting in")),
                  "a did not report and restart its killed core");
+        // The link's group phases are said as they change (CollaborationLink::GroupPhase): an epoch's group
+        // is looked for, pending, handed over and done with.
+        for (const char* change : {"link: idle -> matchmaking", "link: matchmaking -> pending",
+                                   "link: pending -> handed over", "link: handed over -> idle"})
+            QVERIFY2(log.contains(QLatin1String(change)), change);
 
         QVERIFY2(checkEqualRounds({&a, &b, &c, &client, &coordinator}) >= 5,
                  "fewer than 5 rounds were shared");
