@@ -405,6 +405,10 @@ class Soak:
                 open(self.out / "samples.jsonl", "w") as samples, \
                 open(self.out / "records.jsonl", "w") as records:
             self.started = time.monotonic()
+            # The wall-clock time of t = 0, for reading the peers' logs against the events (splits.py).
+            soak = json.loads((self.out / "soak.json").read_text())
+            soak["started_at"] = time.time()
+            (self.out / "soak.json").write_text(json.dumps(soak, indent=1))
             self.start_coordinator()
             self.note("coordinator_started")
             while True:
