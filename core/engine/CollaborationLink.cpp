@@ -346,6 +346,7 @@ struct CollaborationLink::Session {
     std::optional<collab::MatchmakingResult> aloneResult;
     std::uint64_t aloneAfterReading = 0;
     std::uint64_t progressReadings = 0; // readings of the progress records taken (takeProgress)
+    SteadyClock::time_point lastReadingAt{};
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
     QByteArray token; // this peer's current access token (runs that admit by token)
@@ -979,6 +980,7 @@ void CollaborationLink::refreshProgress(Session& s) {
 void CollaborationLink::takeProgress(Session& s, const std::vector<collab::PeerProgress>& records) {
     s.tracker.update(records, s.dht.now());
     ++s.progressReadings;
+    s.lastReadingAt = SteadyClock::now();
     const auto after = s.dht.now();
     const collab::GlobalProgress global = s.tracker.globalProgress(after);
     s.refresh.refreshed(global, s.tracker.localEpoch(), after);
@@ -997,6 +999,27 @@ void CollaborationLink::takeProgress(Session& s, const std::vector<collab::PeerP
     if (local > 0 && SteadyClock::now() - s.epochChangedAt < options_.progressRefresh.maxPeriod &&
         !s.tracker.peersAt(local - 1, after).empty())
         s.refresh.refreshSoon(after);
+}
+
+// What this peer's reading of the progress records says of the batch, and how old the reading is: why it
+// looks for a group now (a peer that looks late, and misses the others' group, shows why in the trace).
+std::string CollaborationLink::batchReading(const Session& s, SystemClock::time_point now) {
+    const collab::GlobalProgress global = s.tracker.globalProgress(now);
+    std::string line = "epoch " + std::to_string(global.epoch) + "'s batch at " +
+                       std::to_string(static_cast<std::uint64_t>(global.samplesAccumulated)) + " of " +
+                       std::to_string(global.targetBatchSize) + " samples";
+    if (global.claimedEta)
+        line += ", claimed full in " +
+                std::to_string(
+                    std::chrono::duration_cast<std::chrono::milliseconds>(*global.claimedEta - now).count()) +
+                " ms";
+    if (s.progressReadings > 0)
+        line += ", by a reading of " +
+                std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() -
+                                                                                     s.lastReadingAt)
+                                   .count()) +
+                " ms ago";
+    return line;
 }
 
 void CollaborationLink::announce(Session& s) {
@@ -1163,7 +1186,7 @@ void CollaborationLink::maybeFormGroup(Session& s) {
     const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
     std::erase_if(expected, [&](const std::string& peer) { return isBanned(s, peer, nowMs); });
     s.matchmaking->start(local, self, std::move(expected));
-    enter(s, GroupPhase::Matchmaking, "epoch " + std::to_string(local) + "'s batch ends within the lead");
+    enter(s, GroupPhase::Matchmaking, batchReading(s, now));
     s.matchmakingEpoch = local;
     s.matchmakingBegan = began;
     stepMatchmaking(s);

@@ -177,6 +177,7 @@ private:
     // follows.
     void takeProgress(Session& s, const std::vector<collab::PeerProgress>& records);
     void announce(Session& s);
+    static std::string batchReading(const Session& s, std::chrono::system_clock::time_point now);
     void maybeDownloadState(Session& s);
     void stepDownload(Session& s);
     void maybeFormGroup(Session& s);
