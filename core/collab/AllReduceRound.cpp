@@ -69,6 +69,15 @@ std::optional<RoundOf> roundOf(const wire::Envelope& envelope) {
     return std::nullopt;
 }
 
+// A member that sends parts must hold the group's whole vector.
+std::vector<float> checkedVector(const GroupSpec& spec, int me, std::vector<float> local) {
+    if (spec.members[static_cast<std::size_t>(me)].sends() &&
+        static_cast<std::int64_t>(local.size()) != spec.vectorSize)
+        throw std::invalid_argument("the local vector has " + std::to_string(local.size()) +
+                                    " values, the group averages " + std::to_string(spec.vectorSize));
+    return local;
+}
+
 } // namespace allreduce_detail
 
 using namespace allreduce_detail;
@@ -115,15 +124,6 @@ AllReduceRound::AllReduceRound(GroupSpec spec, const net::MessageCodec& codec,
         throw std::invalid_argument("an aggregating member needs its ROUTER");
     if (options_.centeredClip)
         CenteredClip::validate(*options_.centeredClip);
-}
-
-// A member that sends parts must hold the group's whole vector.
-std::vector<float> checkedVector(const GroupSpec& spec, int me, std::vector<float> local) {
-    if (spec.members[static_cast<std::size_t>(me)].sends() &&
-        static_cast<std::int64_t>(local.size()) != spec.vectorSize)
-        throw std::invalid_argument("the local vector has " + std::to_string(local.size()) +
-                                    " values, the group averages " + std::to_string(spec.vectorSize));
-    return local;
 }
 
 // The round's state machine (AllReduceRound::Phase); kept out of the header so that AllReduceRound stays
