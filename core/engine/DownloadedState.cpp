@@ -24,7 +24,7 @@ DownloadedState DownloadedState::from(collab::StateDownload& download, const std
                                                                 "the state from " + shortId));
             std::string().swap(download.snapshots[i]);
             if (fit)
-                fit->check(states.back(), "the state from " + shortId);
+                fit->validate(states.back(), "the state from " + shortId);
         } catch (const std::exception& e) {
             result.failures.push_back({donor, e.what()});
         }

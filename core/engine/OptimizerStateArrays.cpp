@@ -36,47 +36,61 @@ OptimizerStateArrays::Flat
 OptimizerStateArrays::fromArrays(const array::SafeTensorsImage::Arrays& arrays,
                                  const std::vector<optim::ParameterSegment>& segments,
                                  const std::vector<std::vector<std::int64_t>>& shapes) {
-    const auto find = [&](const std::string& key) -> const array::HostArray& {
-        const auto it = arrays.find(key);
-        if (it == arrays.end())
-            fail("missing tensor '" + key + "'");
-        return it->second;
-    };
     Flat flat;
     std::size_t total = 0;
     for (const auto& segment : segments)
         total += segment.length;
     flat.firstMoments.resize(total);
     flat.secondMoments.resize(total);
-    std::set<std::string> expected;
-    for (std::size_t i = 0; i < segments.size(); ++i) {
-        const std::string& name = segments[i].name;
-        try {
-            flat.steps.push_back(find(name + kStepSuffix).toInteger());
-        } catch (const std::invalid_argument&) {
-            fail("'" + name + kStepSuffix + "' must be one integer");
-        }
-        for (const char* suffix : {kFirstMomentSuffix, kSecondMomentSuffix}) {
-            const array::HostArray& moment = find(name + suffix);
-            if (moment.shape != shapes[i])
-                fail("'" + name + suffix + "' does not have the parameter's shape");
-            if (!moment.isFloating())
-                fail("'" + name + suffix + "' is not floating point");
-            std::vector<float>& into =
-                std::string(suffix) == kFirstMomentSuffix ? flat.firstMoments : flat.secondMoments;
-            try {
-                moment.copyFloatsTo(into.data() + segments[i].offset);
-            } catch (const std::invalid_argument& e) {
-                fail("'" + name + suffix + "': " + e.what());
-            }
-        }
-        for (const char* suffix : {kFirstMomentSuffix, kSecondMomentSuffix, kStepSuffix})
-            expected.insert(name + suffix);
+    for (std::size_t i = 0; i < segments.size(); ++i)
+        flat.steps.push_back(segmentFrom(arrays, segments[i], shapes[i],
+                                         flat.firstMoments.data() + segments[i].offset,
+                                         flat.secondMoments.data() + segments[i].offset));
+    checkNoOthers(arrays, segments);
+    return flat;
+}
+
+std::int64_t OptimizerStateArrays::segmentFrom(const array::SafeTensorsImage::Arrays& arrays,
+                                               const optim::ParameterSegment& segment,
+                                               const std::vector<std::int64_t>& shape, float* firstMoments,
+                                               float* secondMoments) {
+    const auto find = [&](const std::string& key) -> const array::HostArray& {
+        const auto it = arrays.find(key);
+        if (it == arrays.end())
+            fail("missing tensor '" + key + "'");
+        return it->second;
+    };
+    const std::string& name = segment.name;
+    std::int64_t step = 0;
+    try {
+        step = find(name + kStepSuffix).toInteger();
+    } catch (const std::invalid_argument&) {
+        fail("'" + name + kStepSuffix + "' must be one integer");
     }
+    for (const char* suffix : {kFirstMomentSuffix, kSecondMomentSuffix}) {
+        const array::HostArray& moment = find(name + suffix);
+        if (moment.shape != shape)
+            fail("'" + name + suffix + "' does not have the parameter's shape");
+        if (!moment.isFloating())
+            fail("'" + name + suffix + "' is not floating point");
+        try {
+            moment.copyFloatsTo(std::string(suffix) == kFirstMomentSuffix ? firstMoments : secondMoments);
+        } catch (const std::invalid_argument& e) {
+            fail("'" + name + suffix + "': " + e.what());
+        }
+    }
+    return step;
+}
+
+void OptimizerStateArrays::checkNoOthers(const array::SafeTensorsImage::Arrays& arrays,
+                                         const std::vector<optim::ParameterSegment>& segments) {
+    std::set<std::string> expected;
+    for (const optim::ParameterSegment& segment : segments)
+        for (const char* suffix : {kFirstMomentSuffix, kSecondMomentSuffix, kStepSuffix})
+            expected.insert(segment.name + suffix);
     for (const auto& [key, values] : arrays)
         if (!expected.count(key))
             fail("unexpected tensor '" + key + "' (no such parameter in the model)");
-    return flat;
 }
 
 } // namespace sahaj::engine

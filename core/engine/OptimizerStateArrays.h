@@ -34,6 +34,15 @@ public:
     static Flat fromArrays(const array::SafeTensorsImage::Arrays& arrays,
                            const std::vector<optim::ParameterSegment>& segments,
                            const std::vector<std::vector<std::int64_t>>& shapes);
+    // One parameter's part of the same, checked as fromArrays checks it: its moments into firstMoments and
+    // secondMoments (segment.length values each), its step count returned.
+    static std::int64_t segmentFrom(const array::SafeTensorsImage::Arrays& arrays,
+                                    const optim::ParameterSegment& segment,
+                                    const std::vector<std::int64_t>& shape, float* firstMoments,
+                                    float* secondMoments);
+    // Throws as fromArrays does for an array that is no parameter's moment or step.
+    static void checkNoOthers(const array::SafeTensorsImage::Arrays& arrays,
+                              const std::vector<optim::ParameterSegment>& segments);
 
     static constexpr const char* kFirstMomentSuffix = ".exp_avg";
     static constexpr const char* kSecondMomentSuffix = ".exp_avg_sq";

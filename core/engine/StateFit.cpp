@@ -23,7 +23,32 @@ StateFit::StateFit(std::vector<optim::ParameterSegment> segments,
 
 StateFit::Flat StateFit::check(const collab::TrainingState& state, const std::string& origin) const {
     Flat flat;
-    flat.parameters.resize(size_);
+    walk(state, origin, &flat);
+    return flat;
+}
+
+void StateFit::validate(const collab::TrainingState& state, const std::string& origin) const {
+    walk(state, origin, nullptr);
+}
+
+void StateFit::walk(const collab::TrainingState& state, const std::string& origin, Flat* into) const {
+    // Without a flat copy to fill, one parameter's values at a time go through these.
+    std::vector<float> parameter;
+    std::vector<float> firstMoment;
+    std::vector<float> secondMoment;
+    if (into) {
+        into->parameters.resize(size_);
+        into->optimizer.firstMoments.resize(size_);
+        into->optimizer.secondMoments.resize(size_);
+        into->optimizer.steps.clear();
+    }
+    const auto placeFor = [&](std::vector<float>* flat, std::vector<float>& scratch,
+                              const optim::ParameterSegment& segment) {
+        if (flat)
+            return flat->data() + segment.offset;
+        scratch.resize(segment.length);
+        return scratch.data();
+    };
     for (std::size_t i = 0; i < segments_.size(); ++i) {
         const optim::ParameterSegment& segment = segments_[i];
         const auto found = state.parameters.find(segment.name);
@@ -33,7 +58,7 @@ StateFit::Flat StateFit::check(const collab::TrainingState& state, const std::st
             throw std::runtime_error(origin + ": parameter " + segment.name + " has another shape");
         if (!found->second.isFloating())
             throw std::runtime_error(origin + ": parameter " + segment.name + " is not floating point");
-        float* values = flat.parameters.data() + segment.offset;
+        float* values = placeFor(into ? &into->parameters : nullptr, parameter, segment);
         try {
             found->second.copyFloatsTo(values);
         } catch (const std::invalid_argument& e) {
@@ -45,13 +70,20 @@ StateFit::Flat StateFit::check(const collab::TrainingState& state, const std::st
     if (state.parameters.size() != segments_.size())
         throw std::runtime_error(origin + ": the state has parameters this model does not");
     try {
-        flat.optimizer = OptimizerStateArrays::fromArrays(state.optimizer, segments_, shapes_);
-        optim::FlatLamb::checkState(segments_, flat.optimizer.firstMoments, flat.optimizer.secondMoments,
-                                    flat.optimizer.steps);
+        for (std::size_t i = 0; i < segments_.size(); ++i) {
+            const optim::ParameterSegment& segment = segments_[i];
+            float* first = placeFor(into ? &into->optimizer.firstMoments : nullptr, firstMoment, segment);
+            float* second = placeFor(into ? &into->optimizer.secondMoments : nullptr, secondMoment, segment);
+            const std::int64_t step =
+                OptimizerStateArrays::segmentFrom(state.optimizer, segment, shapes_[i], first, second);
+            optim::FlatLamb::checkSegment(segment, first, second, step);
+            if (into)
+                into->optimizer.steps.push_back(step);
+        }
+        OptimizerStateArrays::checkNoOthers(state.optimizer, segments_);
     } catch (const std::exception& e) {
         throw std::runtime_error(origin + ": " + e.what());
     }
-    return flat;
 }
 
 } // namespace sahaj::engine

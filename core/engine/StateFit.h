@@ -30,8 +30,14 @@ public:
     };
     // Throws std::runtime_error naming `origin` and the first problem.
     Flat check(const collab::TrainingState& state, const std::string& origin) const;
+    // The same checks without the flat copy (three times the model's size: 216 MB for sahajBERT), one
+    // parameter at a time: what a state that is only to be judged needs (DownloadedState, for each donor's).
+    void validate(const collab::TrainingState& state, const std::string& origin) const;
 
 private:
+    // Checks the state parameter by parameter; into: where its flat values go, or nullptr (validate).
+    void walk(const collab::TrainingState& state, const std::string& origin, Flat* into) const;
+
     std::vector<optim::ParameterSegment> segments_;
     std::vector<std::vector<std::int64_t>> shapes_;
     std::size_t size_ = 0;

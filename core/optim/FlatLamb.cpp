@@ -89,6 +89,30 @@ void FlatLamb::updateSegment(const ParameterSegment& segment, std::int64_t step,
         p[i] = p[i] - u[i] * scale;
 }
 
+namespace {
+
+void checkMomentValues(const ParameterSegment& segment, const float* firstMoments,
+                       const float* secondMoments) {
+    for (std::size_t i = 0; i < segment.length; ++i) {
+        if (!std::isfinite(firstMoments[i]) || !std::isfinite(secondMoments[i]))
+            throw std::invalid_argument("optimizer state: '" + segment.name + "' has non-finite moments");
+        if (secondMoments[i] < 0.0f)
+            throw std::invalid_argument("optimizer state: '" + segment.name +
+                                        "' has negative second moments");
+    }
+}
+
+void checkStep(const ParameterSegment& segment, std::int64_t step) {
+    if (step < 0)
+        throw std::invalid_argument("optimizer state: '" + segment.name + "' has a negative step " +
+                                    std::to_string(step));
+    if (step > FlatLamb::kMaxStep)
+        throw std::invalid_argument("optimizer state: '" + segment.name +
+                                    "' has a step count beyond any run: " + std::to_string(step));
+}
+
+} // namespace
+
 void FlatLamb::checkMoments(const std::vector<ParameterSegment>& segments,
                             const std::vector<float>& firstMoments, const std::vector<float>& secondMoments) {
     const std::size_t size = segments.empty() ? 0 : segments.back().offset + segments.back().length;
@@ -96,15 +120,9 @@ void FlatLamb::checkMoments(const std::vector<ParameterSegment>& segments,
         throw std::invalid_argument("optimizer state: moments of " + std::to_string(firstMoments.size()) +
                                     " and " + std::to_string(secondMoments.size()) +
                                     " values for an optimiser of " + std::to_string(size));
-    for (const ParameterSegment& segment : segments) {
-        for (std::size_t i = segment.offset; i < segment.offset + segment.length; ++i) {
-            if (!std::isfinite(firstMoments[i]) || !std::isfinite(secondMoments[i]))
-                throw std::invalid_argument("optimizer state: '" + segment.name + "' has non-finite moments");
-            if (secondMoments[i] < 0.0f)
-                throw std::invalid_argument("optimizer state: '" + segment.name +
-                                            "' has negative second moments");
-        }
-    }
+    for (const ParameterSegment& segment : segments)
+        checkMomentValues(segment, firstMoments.data() + segment.offset,
+                          secondMoments.data() + segment.offset);
 }
 
 void FlatLamb::checkState(const std::vector<ParameterSegment>& segments,
@@ -115,12 +133,13 @@ void FlatLamb::checkState(const std::vector<ParameterSegment>& segments,
         throw std::invalid_argument("optimizer state: " + std::to_string(steps.size()) + " step counts for " +
                                     std::to_string(segments.size()) + " parameters");
     for (std::size_t i = 0; i < steps.size(); ++i)
-        if (steps[i] < 0)
-            throw std::invalid_argument("optimizer state: '" + segments[i].name + "' has a negative step " +
-                                        std::to_string(steps[i]));
-        else if (steps[i] > kMaxStep)
-            throw std::invalid_argument("optimizer state: '" + segments[i].name +
-                                        "' has a step count beyond any run: " + std::to_string(steps[i]));
+        checkStep(segments[i], steps[i]);
+}
+
+void FlatLamb::checkSegment(const ParameterSegment& segment, const float* firstMoments,
+                            const float* secondMoments, std::int64_t step) {
+    checkMomentValues(segment, firstMoments, secondMoments);
+    checkStep(segment, step);
 }
 
 void FlatLamb::setState(std::vector<float> firstMoments, std::vector<float> secondMoments,

@@ -59,6 +59,9 @@ public:
     static void checkState(const std::vector<ParameterSegment>& segments,
                            const std::vector<float>& firstMoments, const std::vector<float>& secondMoments,
                            const std::vector<std::int64_t>& steps);
+    // The same checks for one parameter: its moments (segment.length values each) and its step count.
+    static void checkSegment(const ParameterSegment& segment, const float* firstMoments,
+                             const float* secondMoments, std::int64_t step);
 
 private:
     void updateSegment(const ParameterSegment& segment, std::int64_t step, float* parameters,

@@ -6,11 +6,13 @@
 #include "core/collab/StateSnapshot.h"
 #include "core/engine/DownloadedState.h"
 #include "core/engine/ModelReplica.h"
+#include "core/engine/StateFit.h"
 #include "core/model/AlbertConfig.h"
 #include "core/run/TrainingSettings.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <limits>
 
 using namespace sahaj;
@@ -31,6 +33,43 @@ class TestDownloadedState : public QObject {
     std::unique_ptr<engine::ModelReplica> replica_;
 
     collab::TrainingState honest() const { return replica_->exportState(); }
+
+    // The honest state with one parameter renamed, reshaped, missing or non-finite, or its optimiser's
+    // state short of an array, with a negative second moment or a negative step.
+    collab::TrainingState altered(const QString& change) const {
+        collab::TrainingState liar = honest();
+        auto first = liar.parameters.begin();
+        if (change == "renamed") {
+            array::HostArray moved = first->second;
+            const std::string renamed = first->first + ".renamed";
+            liar.parameters.erase(first);
+            liar.parameters.emplace(renamed, std::move(moved));
+        } else if (change == "reshaped") {
+            first->second.shape = {1, first->second.elements()}; // the same values, another shape
+        } else if (change == "extra") {
+            liar.parameters["albert.extra.weight"] = first->second;
+        } else if (change == "non-finite") {
+            const std::vector<float> values(static_cast<std::size_t>(first->second.elements()),
+                                            std::numeric_limits<float>::infinity());
+            first->second = array::HostArray::ofFloats(first->second.shape, values.data());
+        } else if (change == "negative-moments" || change == "negative-step") {
+            const bool moments = change == "negative-moments";
+            const std::string suffix = moments ? ".exp_avg_sq" : ".step";
+            auto it = std::find_if(liar.optimizer.begin(), liar.optimizer.end(), [&](const auto& entry) {
+                return entry.first.size() > suffix.size() && entry.first.ends_with(suffix);
+            });
+            if (moments) {
+                std::vector<float> values(static_cast<std::size_t>(it->second.elements()), 0.0f);
+                values.back() = -1.0f;
+                it->second = array::HostArray::ofFloats(it->second.shape, values.data());
+            } else {
+                it->second = array::HostArray::ofInteger(-1);
+            }
+        } else {
+            liar.optimizer.erase(liar.optimizer.begin());
+        }
+        return liar;
+    }
 
     // A download of these states, one donor each ('a', 'b', ...).
     static collab::StateDownload downloadOf(const std::vector<collab::TrainingState>& states) {
@@ -91,31 +130,47 @@ private Q_SLOTS:
                                     << "non-finite";
         QTest::newRow("moments") << "moments"
                                  << "optimizer state";
+        QTest::newRow("negative-moments") << "negative-moments"
+                                          << "negative second moments";
+        QTest::newRow("negative-step") << "negative-step"
+                                       << "negative step";
     }
     void aDonorWithAStateOfAnotherLayoutIsNamed() {
         QFETCH(QString, change);
         QFETCH(QString, reason);
-        collab::TrainingState liar = honest();
-        auto first = liar.parameters.begin();
-        if (change == "renamed") {
-            array::HostArray moved = first->second;
-            const std::string renamed = first->first + ".renamed";
-            liar.parameters.erase(first);
-            liar.parameters.emplace(renamed, std::move(moved));
-        } else if (change == "reshaped") {
-            first->second.shape = {1, first->second.elements()}; // the same values, another shape
-        } else if (change == "extra") {
-            liar.parameters["albert.extra.weight"] = first->second;
-        } else if (change == "non-finite") {
-            const std::vector<float> values(static_cast<std::size_t>(first->second.elements()),
-                                            std::numeric_limits<float>::infinity());
-            first->second = array::HostArray::ofFloats(first->second.shape, values.data());
-        } else {
-            liar.optimizer.erase(liar.optimizer.begin());
-        }
+        const collab::TrainingState liar = altered(change);
         // Alone (the state the donors vouched for) and among three (their median).
         verifyOnlyFailure(accept({liar}), 'a', reason);
         verifyOnlyFailure(accept({honest(), honest(), liar}), 'c', reason);
+    }
+
+    // A state only to be judged (each donor's) is checked without its flat copy (StateFit::validate), one
+    // parameter at a time; it must refuse what the check that makes the copy (StateFit::check, the one the
+    // training thread loads through) refuses, with the same words, and pass what it passes.
+    void judgingAStateRefusesWhatLoadingItRefuses_data() { aDonorWithAStateOfAnotherLayoutIsNamed_data(); }
+    void judgingAStateRefusesWhatLoadingItRefuses() {
+        QFETCH(QString, change);
+        const std::shared_ptr<const engine::StateFit> fit = replica_->stateFit();
+        const collab::TrainingState state = altered(change);
+        QString loading;
+        QString judging;
+        try {
+            fit->check(state, "the state");
+        } catch (const std::runtime_error& e) {
+            loading = QString::fromUtf8(e.what());
+        }
+        try {
+            fit->validate(state, "the state");
+        } catch (const std::runtime_error& e) {
+            judging = QString::fromUtf8(e.what());
+        }
+        QVERIFY(!loading.isEmpty());
+        QCOMPARE(judging, loading);
+        fit->validate(honest(), "the state"); // no throw
+        const engine::StateFit::Flat flat = fit->check(honest(), "the state");
+        QCOMPARE(flat.parameters.size(), flat.optimizer.firstMoments.size());
+        QVERIFY(std::all_of(flat.optimizer.steps.begin(), flat.optimizer.steps.end(),
+                            [](std::int64_t step) { return step >= 0; }));
     }
 
     void aSnapshotThatDoesNotDecodeIsItsDonorsFailure() {
