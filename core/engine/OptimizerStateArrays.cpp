@@ -32,24 +32,6 @@ OptimizerStateArrays::toArrays(const optim::FlatLamb& optimizer,
     return out;
 }
 
-OptimizerStateArrays::Flat
-OptimizerStateArrays::fromArrays(const array::SafeTensorsImage::Arrays& arrays,
-                                 const std::vector<optim::ParameterSegment>& segments,
-                                 const std::vector<std::vector<std::int64_t>>& shapes) {
-    Flat flat;
-    std::size_t total = 0;
-    for (const auto& segment : segments)
-        total += segment.length;
-    flat.firstMoments.resize(total);
-    flat.secondMoments.resize(total);
-    for (std::size_t i = 0; i < segments.size(); ++i)
-        flat.steps.push_back(segmentFrom(arrays, segments[i], shapes[i],
-                                         flat.firstMoments.data() + segments[i].offset,
-                                         flat.secondMoments.data() + segments[i].offset));
-    checkNoOthers(arrays, segments);
-    return flat;
-}
-
 std::int64_t OptimizerStateArrays::segmentFrom(const array::SafeTensorsImage::Arrays& arrays,
                                                const optim::ParameterSegment& segment,
                                                const std::vector<std::int64_t>& shape, float* firstMoments,

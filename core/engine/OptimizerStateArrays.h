@@ -28,19 +28,16 @@ public:
     // shapes: each segment's tensor shape, in segment order.
     static array::SafeTensorsImage::Arrays toArrays(const optim::FlatLamb& optimizer,
                                                     const std::vector<std::vector<std::int64_t>>& shapes);
-    // Throws std::runtime_error ("optimizer state: ...") naming the first problem: a missing or unexpected
-    // array, a shape that is not the parameter's, a moment that is not floating point, a step that is not
-    // one integer. Values (finite, signs) are FlatLamb::setState's to check.
-    static Flat fromArrays(const array::SafeTensorsImage::Arrays& arrays,
-                           const std::vector<optim::ParameterSegment>& segments,
-                           const std::vector<std::vector<std::int64_t>>& shapes);
-    // One parameter's part of the same, checked as fromArrays checks it: its moments into firstMoments and
-    // secondMoments (segment.length values each), its step count returned.
+    // One parameter's moments and step from the arrays: its moments into firstMoments and secondMoments
+    // (segment.length values each), its step count returned. Throws std::runtime_error ("optimizer state:
+    // ...") naming the first problem: a missing array, a shape that is not the parameter's, a moment that
+    // is not floating point, a step that is not one integer. Values (finite, signs) are
+    // FlatLamb::checkSegment's to check.
     static std::int64_t segmentFrom(const array::SafeTensorsImage::Arrays& arrays,
                                     const optim::ParameterSegment& segment,
                                     const std::vector<std::int64_t>& shape, float* firstMoments,
                                     float* secondMoments);
-    // Throws as fromArrays does for an array that is no parameter's moment or step.
+    // Throws std::runtime_error for an array that is no parameter's moment or step.
     static void checkNoOthers(const array::SafeTensorsImage::Arrays& arrays,
                               const std::vector<optim::ParameterSegment>& segments);
 
