@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Why a soak's epochs split (docs/soak.md): for each epoch whose peers stepped in more than one group (numbered
-as figures.py's report numbers them: the epoch stepped to), the
-groups, and for each peer outside the largest one what its log and the trace say of it: when it began
-looking for a group against the largest group's members (median), whether it had loaded a state or been
-restarted just before, and how its matchmaking ended.
+"""Why a soak's epochs split (docs/soak.md): for each epoch whose peers stepped in more than one group
+(numbered as figures.py's report numbers them: the epoch stepped to), the groups, and for each peer outside
+the largest one what its log and the trace say of it: when it began looking for a group against the largest
+group's members (median), whether it had loaded a state or been restarted just before, and how its
+matchmaking ended.
 
     /usr/bin/python3 scripts/soak/splits.py OUT [--epochs 5-]
 
