@@ -30,8 +30,9 @@ namespace sahaj::collab {
 // for a span that fails half way, and for this member's parts of it not yet sent.
 class PartContainer {
 public:
-    // vector: this member's values (plan.totalElements() of them), or empty for a member that sends
-    // nothing (an auxiliary). me: its index; its own span is not sent (its SpanReducer holds it). Throws
+    // plan: the round's, which must outlive the container (AllReduceRound's state holds both). vector: this
+    // member's values (plan.totalElements() of them), or empty for a member that sends nothing (an
+    // auxiliary). me: its index; its own span is not sent (its SpanReducer holds it). Throws
     // std::invalid_argument when the vector is neither empty nor the plan's size, or me is not in the plan.
     PartContainer(const PartitionPlan& plan, wire::Encoding encoding, std::size_t me,
                   std::vector<float> vector);
