@@ -55,7 +55,10 @@ std::uint64_t DealerPool::drain(zmq::socket_t& socket, int budget) {
 }
 
 void DealerPool::drainKept() {
+    const Clock::time_point now = Clock::now();
     std::erase_if(kept_, [&](Kept& kept) {
+        if (now - kept.since > maxIdle_)
+            return true; // expired: closed now rather than drained until the next keep()
         const std::uint64_t bytes = drain(kept.socket, 1024);
         drainedBytes_ += bytes;
         kept.bytes += bytes;

@@ -57,7 +57,8 @@ public:
     void keep(const std::string& endpoint, const std::string& serverKey, zmq::socket_t socket);
 
     // Reads and drops what reached the kept sockets since the last call, and closes those that brought
-    // more than maxIdleBytes since they were kept. The collaboration thread calls it every second.
+    // more than maxIdleBytes since they were kept, and those kept longer than maxIdle. The collaboration
+    // thread calls it every second.
     void drainKept();
 
     std::size_t size() const { return kept_.size(); }
