@@ -30,8 +30,9 @@ struct GlobalProgress {
     // the state it then loaded, epoch after epoch. Early costs nothing: a group formed early waits for the
     // bounded figures (or the others' round) before it averages. A liar's claim makes peers look early.
     std::optional<TimePoint> claimedEta;
-    int peers = 0;   // live records, every epoch and role
-    int clients = 0; // of which client-mode
+    int peers = 0;        // live records, every epoch and role
+    int peersAtEpoch = 0; // of which at `epoch`
+    int clients = 0;      // of which client-mode
     // Other peers whose records claim an epoch past `epoch` that no quorum follows (nor the coordinator):
     // lying, or a minority that moved ahead. By peer id, with the epoch each claims.
     std::vector<std::pair<std::string, std::uint64_t>> unfollowed;

@@ -109,6 +109,8 @@ GlobalProgress ProgressAggregator::aggregate(const std::vector<PeerProgress>& re
             progress.unfollowed.emplace_back(record->peerId, record->epoch);
     }
 
+    progress.peersAtEpoch = static_cast<int>(atEpoch.size());
+
     // Each other peer's figures are bounded by the median contributor's (see the header).
     std::vector<double> rates;
     for (const PeerProgress* record : atEpoch)

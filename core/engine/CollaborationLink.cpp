@@ -3,6 +3,7 @@
 #include "core/collab/DealerPool.h"
 #include "core/collab/DonorHistory.h"
 #include "core/collab/LatencyProbe.h"
+#include "core/collab/LoneStepRule.h"
 #include "core/collab/Matchmaking.h"
 #include "core/collab/PeerBoard.h"
 #include "core/collab/ProgressAggregator.h"
@@ -155,7 +156,7 @@ struct CollaborationLink::Session {
           revocations(dht, options.runId, revoked, options.revocationsPath),
           progressBoard(dht, options.runId), peerBoard(dht, options.runId),
           tracker(trackerOptions(options, peerIdBytes)), refresh(options.progressRefresh), server(codec),
-          started(SteadyClock::now()) {
+          started(SteadyClock::now()), loneStep(options.matchmaking.deadline) {
         if (options.security) {
             token = options.security->token;
             codec.authenticateSenders([zap = zap.get()](const std::string& peerId) {
@@ -315,9 +316,8 @@ struct CollaborationLink::Session {
     bool synced = false;         // this peer knows it is not a newcomer behind the others
     bool downloadChases = false; // the download under way was begun Chasing
     bool chaseFailed = false;    // no donor had it: step alone after all
-    // Since when this peer, its batch full, has found itself alone at an epoch other peers are at
-    // (maybeFormGroup), and at which epoch; unset once a group of two or more forms.
-    std::optional<std::pair<std::uint64_t, SteadyClock::time_point>> aloneSince;
+    // Whether this peer, its batch full and alone, steps alone or looks again (placeGroup).
+    collab::LoneStepRule loneStep;
     collab::RoundStash stash; // parts and connection notices for a round not begun here yet
     // Groups this peer left before their round (maybeReleaseGroup), with its span in each: their members
     // are told, when their messages arrive, that the span failed, so that none waits for it to time out.
@@ -347,6 +347,10 @@ struct CollaborationLink::Session {
     std::uint64_t aloneAfterReading = 0;
     std::uint64_t progressReadings = 0; // readings of the progress records taken (takeProgress)
     SteadyClock::time_point lastReadingAt{};
+    // The last reading that found the collaboration at this peer's own epoch, and when: a peer that first
+    // looks for a group once it sees the others past its epoch says what it saw of its epoch before.
+    std::optional<collab::GlobalProgress> ownEpochReading;
+    SteadyClock::time_point ownEpochReadingAt{};
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
     QByteArray token; // this peer's current access token (runs that admit by token)
@@ -984,6 +988,10 @@ void CollaborationLink::takeProgress(Session& s, const std::vector<collab::PeerP
     const auto after = s.dht.now();
     const collab::GlobalProgress global = s.tracker.globalProgress(after);
     s.refresh.refreshed(global, s.tracker.localEpoch(), after);
+    if (global.epoch == s.tracker.localEpoch()) {
+        s.ownEpochReading = global;
+        s.ownEpochReadingAt = s.lastReadingAt;
+    }
     maybeGiveUpMatchmaking(s, global.epoch);
     // A claim that nobody backs is not followed (ProgressAggregator); it is said once, with the peer's id.
     if (s.unfollowedNoted.size() > kMaxUnfollowedNoted)
@@ -1019,6 +1027,18 @@ std::string CollaborationLink::batchReading(const Session& s, SystemClock::time_
                                                                                      s.lastReadingAt)
                                    .count()) +
                 " ms ago";
+    // Late: the others are past this epoch already. What did this peer last see of its own?
+    const std::uint64_t local = s.tracker.localEpoch();
+    if (const auto& before = s.ownEpochReading; global.epoch > local && before && before->epoch == local) {
+        line += "; its last reading of epoch " + std::to_string(local) + ", " +
+                std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() -
+                                                                                     s.ownEpochReadingAt)
+                                   .count()) +
+                " ms ago, showed " + std::to_string(before->peersAtEpoch) + " peer(s) there, " +
+                std::to_string(static_cast<std::uint64_t>(before->samplesAccumulated)) + " of " +
+                std::to_string(before->targetBatchSize) + " samples at " +
+                std::to_string(static_cast<std::uint64_t>(before->samplesPerSecond)) + " samples/s";
+    }
     return line;
 }
 
@@ -1154,12 +1174,8 @@ void CollaborationLink::maybeFormGroup(Session& s) {
         return; // leaving: this peer trains no further
     if (s.tracker.globalProgress(now).epoch > local + 1)
         return; // about to download the state instead
-    // A peer that trains nothing has no batch of its own to watch and learns of the others' progress only
-    // at its refreshes: it looks for a group earlier, so that it is there when the others gather (a group
-    // that forms early waits for the batch to fill before it averages).
-    const auto lead = options_.trains ? options_.matchmakingLead
-                                      : options_.matchmakingLead + options_.matchmaking.gatherTime +
-                                            options_.progressRefresh.maxPeriod;
+    // A peer that trains nothing looks a refresh period earlier (LinkOptions::lookAhead).
+    const auto lead = options_.lookAhead();
     if (!s.tracker.shouldStartMatchmaking(now, lead))
         return;
     collab::GroupMember self;
@@ -1275,27 +1291,28 @@ void CollaborationLink::placeGroupOfOne(Session& s) {
 }
 
 // Hands the group over (pending, released when the batch is full), unless this peer is alone while others
-// are at its epoch, which makes it look again for a while.
+// are at its epoch or one behind it, which makes it look again for a while.
 void CollaborationLink::placeGroup(Session& s, collab::MatchmakingResult result, std::uint64_t local) {
-    // Alone, its batch full, while other peers are at this epoch: stepping alone would part it from them
-    // (seen: an honest trainer drawn into a pair with a liar that is always ready, then stepping alone at
-    // the next epochs, ended with parameters of its own). It looks again, as they are about to look too,
-    // for at most a matchmaking deadline; then it steps alone rather than not at all (their records may
-    // outlive them, or lie).
+    // Alone, its batch full, while other peers are at this epoch or finishing the step to it: stepping alone
+    // would part it from them (collab::LoneStepRule; seen: an honest trainer drawn into a pair with a liar
+    // that is always ready, then stepping alone at the next epochs, ended with parameters of its own).
     if (result.group.members.size() < 2) {
-        if (const std::size_t others = s.tracker.peersAt(local, s.dht.now()).size(); others > 0) {
-            const auto now = SteadyClock::now();
-            if (!s.aloneSince || s.aloneSince->first != local) {
-                s.aloneSince.emplace(local, now);
-                note("epoch " + std::to_string(local) + ": alone while " + std::to_string(others) +
-                     " other peer(s) are at this epoch: looking again rather than stepping apart");
-            }
-            if (now - s.aloneSince->second < options_.matchmaking.deadline)
-                return enter(s, GroupPhase::Idle,
-                             "alone while " + std::to_string(others) + " other peer(s) are at this epoch");
+        const auto now = s.dht.now();
+        const std::size_t at = s.tracker.peersAt(local, now).size();
+        const std::size_t behind = local > 0 ? s.tracker.peersAt(local - 1, now).size() : 0;
+        const collab::LoneStepRule::Decision decision =
+            s.loneStep.decide(local, at, behind, SteadyClock::now());
+        if (!decision.stepAlone) {
+            const std::string why = "alone while " + std::to_string(at) +
+                                    " other peer(s) are at this epoch and " + std::to_string(behind) +
+                                    " at the one before";
+            if (decision.firstWait)
+                note("epoch " + std::to_string(local) + ": " + why +
+                     ": looking again rather than stepping apart");
+            return enter(s, GroupPhase::Idle, why);
         }
     } else {
-        s.aloneSince.reset();
+        s.loneStep.reset();
         s.chaseFailed = false;
     }
     s.quorumLookedAt.reset();

@@ -103,6 +103,16 @@ struct LinkOptions {
     // Start looking for a group this long before the collaboration's ETA, so that forming it overlaps
     // the last micro-batches.
     std::chrono::milliseconds matchmakingLead{3000};
+    // How long before the ETA this peer looks for a group. A peer that trains nothing (the coordinator, an
+    // auxiliary) has no batch of its own to watch and learns of the others' progress only at its refreshes:
+    // it looks a refresh period earlier than a trainer, and no earlier. It usually leads (its declaration
+    // comes first), and its group closes at most maxGatherTime after it declared: that must be after the
+    // trainers look, matchmakingLead before the ETA. Looking a gather time earlier as well, the coordinator
+    // led the 40-volunteer soak's largest groups and closed them about 3 s before most trainers looked, who
+    // then formed groups of their own (docs/soak.md, "Why epochs split").
+    std::chrono::milliseconds lookAhead() const {
+        return trains ? matchmakingLead : matchmakingLead + progressRefresh.maxPeriod;
+    }
     // How long this peer's progress record and peer record live in the DHT (2 to 600 s): a peer that
     // left is forgotten that much later; shorter means more DHT traffic. Both are republished well before
     // they expire (the progress refresh's longest period is held to half of it), during a round too.

@@ -128,6 +128,8 @@ private Q_SLOTS:
                                                        record('C', 5, 10, 1), record('X', claim, 10, 1)};
             const GlobalProgress progress = aggregator.aggregate(records, 5, t0, idOf('L'));
             QCOMPARE(progress.epoch, std::uint64_t{5});
+            QCOMPARE(progress.peers, 4);
+            QCOMPARE(progress.peersAtEpoch, 3); // L, B and C: not X
             QVERIFY(!progress.readyToEndEpoch(5, t0));
             QCOMPARE(progress.unfollowed.size(), std::size_t{1});
             QCOMPARE(progress.unfollowed.front().first, idOf('X'));
