@@ -28,7 +28,7 @@ std::optional<zmq::socket_t> DealerPool::takeKept(const std::string& endpoint, c
     });
     if (found == kept_.end())
         return std::nullopt;
-    if (Clock::now() - found->since > maxIdle_) {
+    if (expired(*found, Clock::now())) {
         kept_.erase(found);
         return std::nullopt;
     }
@@ -57,7 +57,7 @@ std::uint64_t DealerPool::drain(zmq::socket_t& socket, int budget) {
 void DealerPool::drainKept() {
     const Clock::time_point now = Clock::now();
     std::erase_if(kept_, [&](Kept& kept) {
-        if (now - kept.since > maxIdle_)
+        if (expired(kept, now))
             return true; // expired: closed now rather than drained until the next keep()
         const std::uint64_t bytes = drain(kept.socket, 1024);
         drainedBytes_ += bytes;
@@ -76,7 +76,7 @@ void DealerPool::keep(const std::string& endpoint, const std::string& serverKey,
                   [&](const Kept& kept) { return kept.endpoint == endpoint && kept.serverKey == serverKey; });
     const Clock::time_point now = Clock::now();
     kept_.push_back({endpoint, serverKey, std::move(socket), now});
-    std::erase_if(kept_, [&](const Kept& kept) { return now - kept.since > maxIdle_; });
+    std::erase_if(kept_, [&](const Kept& kept) { return expired(kept, now); });
     while (kept_.size() > capacity_)
         kept_.pop_front();
 }

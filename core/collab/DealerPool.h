@@ -78,6 +78,8 @@ private:
         Clock::time_point since;
         std::uint64_t bytes = 0; // brought while kept
     };
+    // Kept longer than maxIdle at `now`: closed, never handed out again.
+    bool expired(const Kept& kept, Clock::time_point now) const { return now - kept.since > maxIdle_; }
     // Reads and drops what `socket` holds, up to `budget` messages; the bytes.
     std::uint64_t drain(zmq::socket_t& socket, int budget);
 

@@ -101,6 +101,12 @@ constexpr auto kDepartureWait = 3s;
 // A newcomer that hears of nobody for this long takes itself to be the first peer of the run.
 constexpr auto kAloneAfter = 8s;
 
+// Milliseconds from `then` to now, as the trace writes them.
+std::string msSince(SteadyClock::time_point then) {
+    return std::to_string(
+        std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - then).count());
+}
+
 // The state round's group id, derived from the gradient round's: every member derives the same one, and
 // the state round's parts can never be mistaken for the gradient round's.
 std::string stateGroupId(const std::string& groupId) {
@@ -1022,18 +1028,11 @@ std::string CollaborationLink::batchReading(const Session& s, SystemClock::time_
                     std::chrono::duration_cast<std::chrono::milliseconds>(*global.claimedEta - now).count()) +
                 " ms";
     if (s.progressReadings > 0)
-        line += ", by a reading of " +
-                std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() -
-                                                                                     s.lastReadingAt)
-                                   .count()) +
-                " ms ago";
+        line += ", by a reading of " + msSince(s.lastReadingAt) + " ms ago";
     // Late: the others are past this epoch already. What did this peer last see of its own?
     const std::uint64_t local = s.tracker.localEpoch();
     if (const auto& before = s.ownEpochReading; global.epoch > local && before && before->epoch == local) {
-        line += "; its last reading of epoch " + std::to_string(local) + ", " +
-                std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() -
-                                                                                     s.ownEpochReadingAt)
-                                   .count()) +
+        line += "; its last reading of epoch " + std::to_string(local) + ", " + msSince(s.ownEpochReadingAt) +
                 " ms ago, showed " + std::to_string(before->peersAtEpoch) + " peer(s) there, " +
                 std::to_string(static_cast<std::uint64_t>(before->samplesAccumulated)) + " of " +
                 std::to_string(before->targetBatchSize) + " samples at " +
@@ -1240,11 +1239,7 @@ void CollaborationLink::stepMatchmaking(Session& s) {
     collab::MatchmakingResult result = s.matchmaking->takeResult();
     const std::uint64_t local = s.matchmakingEpoch;
     note("epoch " + std::to_string(local) + ": " + (result.leader ? "led" : "joined") + " a group of " +
-         std::to_string(result.group.members.size()) + " in " +
-         std::to_string(
-             std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - s.matchmakingBegan)
-                 .count()) +
-         " ms");
+         std::to_string(result.group.members.size()) + " in " + msSince(s.matchmakingBegan) + " ms");
     for (const std::string& problem : result.problems)
         note("epoch " + std::to_string(local) + ": " + problem);
     // Parts of this group's round stay with the group; anything else is served as usual.
