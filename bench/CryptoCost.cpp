@@ -108,8 +108,8 @@ int main(int argc, char** argv) {
     spec.groupId = std::string(16, 'g');
     spec.members.push_back({peerId, wire::ROLE_NODE, "tcp://a", 1e6, 1});
     wire::SpanSeal seal;
-    const double sealMade =
-        microseconds(2000, [&] { seal = collab::SpanSeals::make("bench-run", spec, 0, digest, peer); });
+    const double sealMade = microseconds(
+        2000, [&] { seal = collab::SpanSeals::make("bench-run", spec, 0, digest, {1.0}, peer); });
     const double sealChecked = microseconds(2000, [&] {
         if (!collab::SpanSeals::problemWith("bench-run", spec, seal).empty())
             std::abort();

@@ -90,6 +90,19 @@ std::vector<Seed> seeds() {
         m->mutable_encoding()->set_dtype(wire::WIRE_FLOAT16);
         m->set_weight(64);
         seed.data.push_back(bytes(2 * 16, '\x3c'));
+        // Audited averages: a signed part, shown to an auditor.
+        Seed& shown = add("audited_part");
+        wire::AuditedPart* audited = shown.envelope.mutable_audited_part();
+        audited->set_sender(std::string(32, '\x0b'));
+        *audited->mutable_part() = *m;
+        audited->mutable_part()->set_signature(std::string(64, '\x52'));
+        audited->set_inputs(3);
+        shown.data.push_back(bytes(2 * 16, '\x3c'));
+        wire::AuditRequest* request = add("audit_request").envelope.mutable_audit_request();
+        request->set_group_id(kGroupId);
+        request->set_epoch(3);
+        request->set_span(1);
+        request->set_part(2);
     }
     {
         Seed& seed = add("averaged_part");
@@ -128,6 +141,8 @@ std::vector<Seed> seeds() {
         seal.set_aggregator(std::string(32, '\x0a'));
         seal.set_values_sha256(std::string(32, '\x5e'));
         seal.set_signature(std::string(64, '\x51'));
+        seal.add_counted_weights(64.0);
+        seal.add_counted_weights(-1.0);
         *add("span_seal").envelope.mutable_span_seal() = seal;
         wire::RoundSeals* passed = add("round_seals").envelope.mutable_round_seals();
         passed->set_group_id(kGroupId);

@@ -79,7 +79,8 @@ void VolunteerCommand::addOptions(QCommandLineParser& parser) const {
          "'inflated-samples' (10^12 samples claimed in its records, on joining and as its gradient's "
          "weight), 'always-ready' (the same, believing it itself: it steps as soon as it can) or "
          "'future-epoch' (records two epochs ahead of its own), or lying averages, 'equivocate' (as an "
-         "aggregator, other averages for each member, each under a valid seal), or lying as a leader, "
+         "aggregator, other averages for each member, each under a valid seal), 'wrong-mean' (as an "
+         "aggregator, the same wrong averages for every member), or lying as a leader, "
          "'split-plans' (the shortest gather, and another plan for each member), or as a donor, "
          "'fake-state' (a state of its own making, an epoch ahead). Several kinds, comma-separated, lie in "
          "several roles at once; at most one of them changes what it sends (default none).",

@@ -1,8 +1,10 @@
 #include "core/collab/AllReduceRound.h"
 #include "core/collab/DealerPool.h"
 
+#include "core/collab/PartAudit.h"
 #include "core/collab/PartContainer.h"
 #include "core/collab/PartHeader.h"
+#include "core/collab/PartSignatures.h"
 #include "core/collab/PartitionPlan.h"
 #include "core/collab/PeerProgressRules.h"
 #include "core/collab/RoundStash.h"
@@ -29,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <set>
 #include <stdexcept>
 
@@ -183,6 +186,22 @@ public:
                          sender && span.size > 0 ? parts_.values(span) : std::span<const float>(),
                          options_.centeredClip, spec_.encoding);
         fixWeight(static_cast<std::size_t>(me_), ownWeight_);
+        // Audited averages: this aggregator keeps its span's signed inputs, its own values among them (the
+        // vector's span takes the means once they are done), until the round ends.
+        if (sealing()) {
+            kept_.resize(reducer_->partCount()); // move-only inputs: no copies of an empty row
+            for (std::vector<std::optional<KeptInput>>& part : kept_)
+                part.resize(members);
+            if (sender && span.size > 0) {
+                const std::span<const float> own = parts_.values(span);
+                ownInput_.assign(own.begin(), own.end());
+            }
+            for (const std::string& peerId : options_.audited)
+                if (const int a = spec_.indexOf(peerId);
+                    a >= 0 && std::count(parts_.aggregators().begin(), parts_.aggregators().end(),
+                                         static_cast<std::size_t>(a)))
+                    audited_.insert(static_cast<std::size_t>(a));
+        }
         for (const std::string& peerId : options_.excluded)
             if (const int member = spec_.indexOf(peerId); member >= 0 && member != me_) {
                 exclude(member,
@@ -362,8 +381,12 @@ private:
                 now - heardFrom_[m] > options_.senderTimeout)
                 exclude(member, "no part for " + std::to_string(options_.senderTimeout.count()) + " ms");
             if (member != me_ && dealers_.count(m) && !result_.spanAveraged[m] && !parts_.failed(m) &&
-                now - heardFrom_[m] > options_.aggregatorTimeout)
+                now - heardFrom_[m] > options_.aggregatorTimeout) {
+                if (audits_.count(m))
+                    failAudit(m, "showed no input for " + std::to_string(options_.aggregatorTimeout.count()) +
+                                     " ms");
                 parts_.fail(m);
+            }
         }
     }
 
@@ -423,13 +446,22 @@ private:
             security::Sha256 hash;
             addSpan(hash);
             wire::Envelope envelope;
-            *envelope.mutable_span_seal() = SpanSeals::make(
-                codec_.runId(), spec_, static_cast<std::uint32_t>(me_), hash.result(), *options_.sealWith);
+            *envelope.mutable_span_seal() =
+                SpanSeals::make(codec_.runId(), spec_, static_cast<std::uint32_t>(me_), hash.result(),
+                                reducer_->weights(), *options_.sealWith);
             return envelope;
         };
+        // A test of the defences seals as its own what it would have sent itself.
         const wire::Envelope own = sealOf([&](security::Sha256& hash) {
-            for (std::size_t p = 0; p < reducer_->partCount(); ++p)
-                SpanSeals::addValues(hash, reducer_->mean(p).data(), reducer_->mean(p).size());
+            for (std::size_t p = 0; p < reducer_->partCount(); ++p) {
+                if (!options_.alterReplies) {
+                    SpanSeals::addValues(hash, reducer_->mean(p).data(), reducer_->mean(p).size());
+                    continue;
+                }
+                const std::vector<float> values =
+                    alteredFor(static_cast<std::size_t>(me_), static_cast<std::int64_t>(p));
+                SpanSeals::addValues(hash, values.data(), values.size());
+            }
         });
         holdSeal(own.span_seal());
         if (!options_.alterReplies)
@@ -499,6 +531,8 @@ private:
         part->set_weight(ownWeight_);
         std::vector<zmq::message_t> data;
         data.push_back(TensorEncoding::encode(parts_.values(range).data(), range.size, spec_.encoding));
+        if (sealing())
+            PartSignatures::sign(codec_.runId(), *options_.sealWith, *part, data.front());
         return codec_.encode(std::move(envelope), std::move(data));
     }
 
@@ -851,6 +885,8 @@ private:
             return envelope.span_received().group_id() == spec_.groupId;
         if (envelope.has_round_seals())
             return envelope.round_seals().group_id() == spec_.groupId;
+        if (envelope.has_audit_request())
+            return envelope.audit_request().group_id() == spec_.groupId;
         return isRoundMessage(envelope, spec_.groupId);
     }
 
@@ -882,6 +918,8 @@ private:
             return onConnected(envelope);
         if (envelope.has_round_seals())
             return onRoundSeals(envelope);
+        if (envelope.has_audit_request())
+            return onAuditRequest(envelope);
         const wire::TensorPart& part = envelope.tensor_part();
         // The member is the message's sender, which the codec authenticated (under CURVE, the peer the
         // connection's handshake admitted), never the connection's routing id, which libzmq makes up.
@@ -936,6 +974,15 @@ private:
         }
         if (const std::string below = belowFloor(range, values.data()); !below.empty())
             return blame(envelope.sender(), true, "a part " + below);
+        // Under sealing the part must carry its sender's signature: an aggregator that added an unsigned
+        // part could not show an auditor what its mean is made of.
+        if (sealing()) {
+            if (const std::string problem = PartSignatures::problemWith(codec_.runId(), envelope.sender(),
+                                                                        part, message.data.front());
+                !problem.empty())
+                return blame(envelope.sender(), true, "a part that " + problem);
+            kept_[part.part()][s] = KeptInput{part, std::move(message.data.front())};
+        }
         reducer_->add(part.part(), s, values.data());
         Arrivals& arrivals = arrivals_[s];
         arrivals.last = Clock::now();
@@ -1103,6 +1150,8 @@ private:
         }
         if (envelope.has_span_seal())
             return onSeal(aggregator, envelope.span_seal());
+        if (envelope.has_audited_part())
+            return onAuditedPart(aggregator, message);
         if (!envelope.has_averaged_part())
             return;
         const wire::AveragedPart& part = envelope.averaged_part();
@@ -1169,7 +1218,131 @@ private:
         }
         heardFrom_[aggregator] = Clock::now();
         holdSeal(seal); // one passed on by a member that finished first may be there already
+        if (audited_.count(aggregator))
+            return startAudit(aggregator, seal);
         takeSpan(aggregator);
+    }
+
+    // Audited averages, as the auditor: asks the aggregator for the inputs of one part of its span, chosen
+    // at random now that the seal binds it to the averages; the span waits for the verdict (or is given
+    // up with the aggregator, silent for the aggregator timeout).
+    void startAudit(std::size_t aggregator, const wire::SpanSeal& seal) {
+        static thread_local std::mt19937_64 random{std::random_device{}()};
+        const auto a = static_cast<std::int64_t>(aggregator);
+        const std::int64_t p = std::uniform_int_distribution<std::int64_t>(0, plan_.partCount(a) - 1)(random);
+        audits_.emplace(std::piecewise_construct, std::forward_as_tuple(aggregator),
+                        std::forward_as_tuple(
+                            codec_.runId(), spec_, aggregator, p, plan_.part(a, p),
+                            std::vector<double>(seal.counted_weights().begin(), seal.counted_weights().end()),
+                            options_.centeredClip));
+        auditParts_[aggregator] = p;
+        wire::Envelope envelope;
+        wire::AuditRequest* request = envelope.mutable_audit_request();
+        request->set_group_id(spec_.groupId);
+        request->set_epoch(spec_.epoch);
+        request->set_span(static_cast<std::uint32_t>(aggregator));
+        request->set_part(static_cast<std::uint32_t>(p));
+        if (!tell(aggregator, std::move(envelope)))
+            failAudit(aggregator, "its connection took no audit request");
+    }
+
+    void onAuditedPart(std::size_t aggregator, const net::WireMessage& message) {
+        const auto audit = audits_.find(aggregator);
+        if (audit == audits_.end() || parts_.failed(aggregator) || result_.spanAveraged[aggregator])
+            return; // not asked, or decided: no progress
+        heardFrom_[aggregator] = Clock::now();
+        const std::string& peerId = spec_.members[aggregator].peerId;
+        const std::string who = "aggregator " + net::LogText::shortHex(peerId);
+        // What it shows came on its own connection: under CURVE, its doing; the signatures are the senders'.
+        if (const std::string lie = audit->second.add(message.envelope.audited_part(), message.data.front());
+            !lie.empty())
+            return auditLied(aggregator, who + " " + lie, secure_);
+        if (!audit->second.complete())
+            return;
+        const std::int64_t p = auditParts_.at(aggregator);
+        const PartAudit::Verdict verdict = audit->second.judge(parts_.averaged(aggregator, p));
+        const std::string what = "audit of part " + std::to_string(p) + " of " + who + "'s span: ";
+        switch (verdict.kind) {
+        case PartAudit::Verdict::Kind::Fits:
+            result_.audits.push_back(what + "its inputs give the mean received");
+            audits_.erase(audit);
+            return takeSpan(aggregator);
+        case PartAudit::Verdict::Kind::Unproven:
+            return failAudit(aggregator, verdict.why);
+        case PartAudit::Verdict::Kind::Lie:
+            // The seal (its signature over the averages and the counted weights) and the inputs (their
+            // senders' signatures) are the proof, whoever relayed them.
+            return auditLied(aggregator, who + " " + verdict.why, true);
+        }
+    }
+
+    // The audit proved nothing: the span keeps this member's values, nothing is held against anyone.
+    void failAudit(std::size_t aggregator, const std::string& why) {
+        const std::string line = "audit of aggregator " +
+                                 net::LogText::shortHex(spec_.members[aggregator].peerId) + "'s span: it " +
+                                 why + "; the span keeps the local values";
+        result_.audits.push_back(line);
+        result_.violations.push_back(line);
+        audits_.erase(aggregator);
+        parts_.fail(aggregator);
+    }
+
+    // The audit proved a lie: the span keeps this member's values and the aggregator is named.
+    void auditLied(std::size_t aggregator, const std::string& lie, bool provable) {
+        result_.audits.push_back(lie);
+        result_.violations.push_back(lie);
+        if (provable)
+            result_.violators.push_back({spec_.members[aggregator].peerId, lie});
+        audits_.erase(aggregator);
+        parts_.fail(aggregator);
+    }
+
+    // Audited averages, as the aggregator: shows a member that asked, once, the inputs of one part of its
+    // sealed span: each kept as its sender signed it, its own in float32 signed by itself.
+    void onAuditRequest(const wire::Envelope& envelope) {
+        const std::optional<std::size_t> member = sendingMember(envelope, "an audit request");
+        if (!member || !sealing())
+            return;
+        const wire::AuditRequest& request = envelope.audit_request();
+        if (request.epoch() != spec_.epoch || request.span() != static_cast<std::uint32_t>(me_) ||
+            request.part() >= reducer_->partCount())
+            return planMismatch(envelope.sender(), "an audit request for another epoch, span or part");
+        // Before the seal there is nothing to audit (an honest auditor asks after it), and one audit per
+        // member and round bounds what a member can make this aggregator send.
+        if (!result_.spanAveraged[static_cast<std::size_t>(me_)] || ownSpanFailed_ ||
+            auditedBy_.count(*member))
+            return;
+        auditedBy_.insert(*member);
+        heardFrom_[*member] = Clock::now();
+        const std::uint32_t p = request.part();
+        const ElementRange range = plan_.part(me_, p);
+        std::vector<std::pair<wire::AuditedPart, zmq::message_t>> shown;
+        if (!ownInput_.empty()) {
+            wire::AuditedPart own;
+            own.set_sender(self().peerId);
+            wire::TensorPart* part = own.mutable_part();
+            fillPartHeader(*part, spec_, static_cast<std::size_t>(me_), p, range);
+            *part->mutable_encoding() = TensorEncoding::fp32();
+            part->set_weight(ownWeight_);
+            zmq::message_t data =
+                TensorEncoding::encode(ownInput_.data() + (range.offset - plan_.span(me_).offset), range.size,
+                                       TensorEncoding::fp32());
+            PartSignatures::sign(codec_.runId(), *options_.sealWith, *part, data);
+            shown.emplace_back(std::move(own), std::move(data));
+        }
+        for (std::size_t s = 0; s < kept_[p].size(); ++s)
+            if (const std::optional<KeptInput>& input = kept_[p][s]) {
+                wire::AuditedPart kept;
+                kept.set_sender(spec_.members[s].peerId);
+                *kept.mutable_part() = input->part;
+                shown.emplace_back(std::move(kept), zmq::message_t(input->data.data(), input->data.size()));
+            }
+        for (auto& [part, data] : shown) {
+            wire::Envelope reply;
+            *reply.mutable_audited_part() = std::move(part);
+            reply.mutable_audited_part()->set_inputs(static_cast<std::uint32_t>(shown.size()));
+            replyTo(*member, reply, &data);
+        }
     }
 
     const GroupSpec& spec_;
@@ -1223,6 +1396,19 @@ private:
     std::map<std::size_t, zmq::socket_t> dealers_;
     std::map<std::size_t, std::vector<zmq::message_t>> staged_;
     std::optional<SpanReducer> reducer_; // this member's span, as its aggregator
+    // Audited averages, as the aggregator: per part, per member, the signed input its mean used; its own
+    // values as they went into the means; the members that audited it.
+    struct KeptInput {
+        wire::TensorPart part;
+        zmq::message_t data;
+    };
+    std::vector<std::vector<std::optional<KeptInput>>> kept_;
+    std::vector<float> ownInput_;
+    std::set<std::size_t> auditedBy_;
+    // As the auditor: the aggregators it audits, and for each audit under way its part and its check.
+    std::set<std::size_t> audited_;
+    std::map<std::size_t, PartAudit> audits_;
+    std::map<std::size_t, std::int64_t> auditParts_;
     std::deque<Outgoing> replies_;
 
     std::optional<net::ConnectionPacer> pacer_; // made once the DEALERs exist

@@ -77,6 +77,13 @@ struct AllReduceOptions {
     // aggregator, which compares them: the engine always sets it. nullptr: nothing is sealed (test peers
     // whose made-up ids are no keys). Every member of a group must agree; owned by the caller.
     const security::PeerIdentity* sealWith = nullptr;
+    // Audited averages (docs/protocol.md; under sealing only): the aggregators, by peer id, whose span this
+    // member audits. Of each it picks one part at random once the span's seal came, and asks the aggregator
+    // for the inputs of that part, each signed by its sender; the span is taken only if they give the mean
+    // received. A lie so proved is named among the violators. Under sealing every sender signs its parts
+    // and every aggregator keeps the signed inputs of its span until its round ends, for the auditors.
+    // The engine audits one span a round, chosen at random (LinkOptions::auditedSpans).
+    std::vector<std::string> audited;
     // The group id of the round that shares this one's members and epoch (a gradient round's state round,
     // and the reverse; empty: none): a member's message for it says nothing about this round's plan. A
     // message for any other group at this epoch, from a member of this plan that has sent nothing fitting
@@ -141,6 +148,8 @@ struct AllReduceResult {
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
     double seconds = 0.0;
+    // What this member's audits found (AllReduceOptions::audited), one line each, for the log.
+    std::vector<std::string> audits;
     // Messages for other purposes that arrived on the ROUTER meanwhile (a join request for the next epoch,
     // a state request): the caller handles them.
     std::vector<net::WireMessage> otherMessages;

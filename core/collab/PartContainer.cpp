@@ -89,6 +89,16 @@ bool PartContainer::received(std::size_t aggregator, std::int64_t p) {
     return true;
 }
 
+std::span<const float> PartContainer::averaged(std::size_t aggregator, std::int64_t p) const {
+    checkMember(aggregator);
+    if (!whole_[aggregator] || !averaged_[aggregator])
+        throw std::logic_error("the span of member " + std::to_string(aggregator) + " is not whole");
+    const auto a = static_cast<std::int64_t>(aggregator);
+    const ElementRange range = plan_.part(a, p);
+    return std::span<const float>(averaged_[aggregator].get() + (range.offset - plan_.span(a).offset),
+                                  static_cast<std::size_t>(range.size));
+}
+
 std::string PartContainer::digest(std::size_t aggregator) const {
     checkMember(aggregator);
     if (!whole_[aggregator] || !averaged_[aggregator])

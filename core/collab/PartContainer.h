@@ -67,6 +67,9 @@ public:
     // the span whole, which also ends this member's sending to it (whatever is unsent would be ignored).
     bool received(std::size_t aggregator, std::int64_t p);
     bool whole(std::size_t aggregator) const { return whole_[aggregator]; }
+    // Part p of a whole span's averages as received, before the span is taken (an audit compares them).
+    // Throws std::logic_error when the span is not whole.
+    std::span<const float> averaged(std::size_t aggregator, std::int64_t p) const;
     // The SHA-256 of a whole span's values as received (SpanSeals::addValues), for its seal to match.
     std::string digest(std::size_t aggregator) const;
     // Copies a whole span's averages into the vector.

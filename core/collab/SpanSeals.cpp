@@ -17,7 +17,7 @@ void SpanSeals::addValues(security::Sha256& hash, const float* values, std::size
 
 QByteArray SpanSeals::signedText(const std::string& runId, const wire::SpanSeal& seal) {
     using security::SignedText;
-    QByteArray text("sahaj span seal 1");
+    QByteArray text("sahaj span seal 2");
     text.append('\0');
     const auto addField = [&](const std::string& bytes) {
         SignedText::appendField(text, QByteArrayView(bytes.data(), static_cast<qsizetype>(bytes.size())));
@@ -28,17 +28,23 @@ QByteArray SpanSeals::signedText(const std::string& runId, const wire::SpanSeal&
     SignedText::appendNumber(text, seal.span());
     addField(seal.aggregator());
     addField(seal.values_sha256());
+    SignedText::appendNumber(text, static_cast<std::uint64_t>(seal.counted_weights_size()));
+    for (const double weight : seal.counted_weights())
+        SignedText::appendNumber(text, std::bit_cast<std::uint64_t>(weight));
     return text;
 }
 
 wire::SpanSeal SpanSeals::make(const std::string& runId, const GroupSpec& spec, std::uint32_t span,
-                               const QByteArray& valuesSha256, const security::PeerIdentity& identity) {
+                               const QByteArray& valuesSha256, const std::vector<double>& countedWeights,
+                               const security::PeerIdentity& identity) {
     wire::SpanSeal seal;
     seal.set_group_id(spec.groupId);
     seal.set_epoch(spec.epoch);
     seal.set_span(span);
     seal.set_aggregator(identity.id().bytes().toStdString());
     seal.set_values_sha256(valuesSha256.toStdString());
+    for (const double weight : countedWeights)
+        seal.add_counted_weights(weight);
     seal.set_signature(identity.sign(signedText(runId, seal)).toStdString());
     return seal;
 }
@@ -51,6 +57,8 @@ std::string SpanSeals::problemWith(const std::string& runId, const GroupSpec& sp
         return "names a span the group does not have";
     if (seal.aggregator() != spec.members[seal.span()].peerId)
         return "names another aggregator than the span's";
+    if (static_cast<std::size_t>(seal.counted_weights_size()) != spec.members.size())
+        return "does not give one counted weight per member";
     if (!security::PeerIdentity::verify(
             security::PeerId::fromBytes(QByteArray::fromStdString(seal.aggregator())),
             signedText(runId, seal), QByteArray::fromStdString(seal.signature())))

@@ -26,6 +26,9 @@ AttackPlan AttackPlan::parse(const QString& kinds) {
         case Kind::Equivocate:
             plan.equivocate_ = true;
             break;
+        case Kind::WrongMean:
+            plan.wrongMean_ = true;
+            break;
         case Kind::SplitPlans:
             plan.splitPlans_ = true;
             break;
@@ -51,6 +54,8 @@ void AttackPlan::applyTo(PeerOptions& options) const {
     options.link.publishedEpochLead = futureEpoch_ ? GradientAttack::kFutureEpochLead : 0;
     options.link.claimedSamples = GradientAttack::claimedSamples(sent_);
     options.link.equivocate = equivocate_;
+    if (wrongMean_)
+        options.link.allReduce.alterReplies = GradientAttack::alterEveryReply;
     options.link.matchmaking.splitPlans = splitPlans_;
 }
 

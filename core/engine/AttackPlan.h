@@ -27,6 +27,7 @@ private:
     GradientAttack::Kind sent_ = GradientAttack::Kind::None;
     bool futureEpoch_ = false;
     bool equivocate_ = false;
+    bool wrongMean_ = false;
     bool splitPlans_ = false;
     bool fakeState_ = false;
 };

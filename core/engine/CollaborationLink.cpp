@@ -1,5 +1,6 @@
 #include "core/engine/CollaborationLink.h"
 
+#include "core/collab/AuditChoice.h"
 #include "core/collab/DealerPool.h"
 #include "core/collab/DonorHistory.h"
 #include "core/collab/LatencyProbe.h"
@@ -46,6 +47,7 @@
 #include <future>
 #include <limits>
 #include <map>
+#include <random>
 #include <stdexcept>
 #include <utility>
 
@@ -296,8 +298,9 @@ struct CollaborationLink::Session {
     collab::ProgressTracker tracker;
     collab::ProgressRefreshPolicy refresh;
     collab::StateServer server;
-    collab::BandwidthClaims claims;      // before matchmaking, which reads it
-    collab::DealerPool dealers{sockets}; // before matchmaking and the rounds, which use it
+    collab::BandwidthClaims claims;                 // before matchmaking, which reads it
+    collab::DealerPool dealers{sockets};            // before matchmaking and the rounds, which use it
+    std::mt19937_64 random{std::random_device{}()}; // which spans this peer audits (AuditChoice)
     std::unique_ptr<collab::Matchmaking> matchmaking;
     net::LinkBandwidth bandwidth;
     collab::LatencyProbe probe;
@@ -519,6 +522,10 @@ std::future<RoundOutcome> CollaborationLink::beginAverage(FormedGroup& formed, s
         // A member banned since the group formed (a liar caught in its gradient round, before the state
         // round) is refused anyway: it is left out at once rather than after its timeouts (15 s and more).
         roundOptions.excluded = bannedMembers(s, spec);
+        // A few other spans are audited, chosen here, where no aggregator sees the choice before its seal
+        // binds it to what it sent (docs/protocol.md, "Audited averages").
+        roundOptions.audited = collab::AuditChoice::pick(spec, s.codec.peerId(), roundOptions.excluded,
+                                                         options_.auditedSpans, s.random);
         if (options_.equivocate)
             roundOptions.alterReplies = GradientAttack::alterReply;
         auto running = std::make_unique<RunningRound>();
@@ -591,6 +598,8 @@ RoundOutcome CollaborationLink::outcomeOf(Session& s, RunningRound& running) {
         note("epoch " + std::to_string(spec.epoch) + ": began streaming without " + late +
              ", not connected within " + std::to_string(running.connectWait.count()) + " ms");
     }
+    for (const std::string& audit : result.audits)
+        trace("epoch " + std::to_string(spec.epoch) + ": " + audit);
     outcome.values = std::move(result.values);
     outcome.complete = result.complete();
     outcome.violations = std::move(result.violations);

@@ -25,6 +25,8 @@ std::optional<GradientAttack::Kind> GradientAttack::fromName(const QString& name
         return Kind::FutureEpoch;
     if (name == QLatin1String("equivocate"))
         return Kind::Equivocate;
+    if (name == QLatin1String("wrong-mean"))
+        return Kind::WrongMean;
     if (name == QLatin1String("split-plans"))
         return Kind::SplitPlans;
     if (name == QLatin1String("fake-state"))
@@ -35,12 +37,17 @@ std::optional<GradientAttack::Kind> GradientAttack::fromName(const QString& name
 QString GradientAttack::names() {
     return QStringLiteral(
         "none, negate, random, negative-moments, heavy-state, inflated-samples, always-ready, "
-        "future-epoch, equivocate, split-plans or fake-state");
+        "future-epoch, equivocate, wrong-mean, split-plans or fake-state");
 }
 
 void GradientAttack::alterReply(std::size_t member, float* values, std::int64_t count) {
     for (std::int64_t i = 0; i < count; ++i)
         values[i] += static_cast<float>(member + 1);
+}
+
+void GradientAttack::alterEveryReply(std::size_t, float* values, std::int64_t count) {
+    for (std::int64_t i = 0; i < count; ++i)
+        values[i] = static_cast<float>(-kScale * values[i]);
 }
 
 void GradientAttack::apply(Kind kind, std::vector<float>& vector, std::uint64_t seed) {

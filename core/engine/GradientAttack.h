@@ -24,10 +24,11 @@ namespace sahaj::engine {
 // weight reaches their groups, and the other believes its own claim, so that it is always ready to step;
 // the third publishes records two epochs ahead of its own. One lies as an aggregator: it sends each member
 // of its group other averages of its span (the mean plus the member's index + 1 in every value), each under
-// a valid seal of what that member got. One lies as a leader: it declares the shortest gather any peer could,
-// so that it leads often, and gives each member of its groups another plan. One lies as a donor: it serves
-// newcomers a state of its own making (every parameter 0.5, moments kept) that claims an epoch ahead of
-// its own. A hostile volunteer may lie in several roles at once (AttackPlan).
+// a valid seal of what that member got; another sends every member the same wrong averages (its mean
+// reversed and kScale times larger), which every seal agrees with. One lies as a leader: it declares the
+// shortest gather any peer could, so that it leads often, and gives each member of its groups another plan.
+// One lies as a donor: it serves newcomers a state of its own making (every parameter 0.5, moments kept) that
+// claims an epoch ahead of its own. A hostile volunteer may lie in several roles at once (AttackPlan).
 class GradientAttack {
 public:
     enum class Kind {
@@ -40,6 +41,7 @@ public:
         AlwaysReady,
         FutureEpoch,
         Equivocate,
+        WrongMean,
         SplitPlans,
         FakeState
     };
@@ -50,7 +52,7 @@ public:
     static constexpr std::uint64_t kFutureEpochLead = 2;
 
     // "none", "negate", "random", "negative-moments", "heavy-state", "inflated-samples", "always-ready",
-    // "future-epoch", "equivocate", "split-plans" or "fake-state"; nullopt for anything else.
+    // "future-epoch", "equivocate", "wrong-mean", "split-plans" or "fake-state"; nullopt for anything else.
     static std::optional<Kind> fromName(const QString& name);
     // Every name fromName takes, for messages.
     static QString names();
@@ -79,6 +81,9 @@ public:
     static void forgeState(collab::TrainingState& state);
     // Equivocate: what this aggregator sends member `member` of a part of its span instead of the mean.
     static void alterReply(std::size_t member, float* values, std::int64_t count);
+    // WrongMean: what this aggregator sends every member of a part of its span instead of the mean (the
+    // mean reversed and kScale times larger), each under a valid seal: only an audit finds it.
+    static void alterEveryReply(std::size_t member, float* values, std::int64_t count);
 };
 
 } // namespace sahaj::engine

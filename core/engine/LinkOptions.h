@@ -91,6 +91,10 @@ struct LinkOptions {
     // Testing a run's defences only (GradientAttack::Equivocate): as an aggregator, it sends each member
     // other averages, each under a valid seal. False for every honest peer.
     bool equivocate = false;
+    // Audited averages (docs/protocol.md): how many other aggregators' spans this peer audits each round,
+    // chosen at random (one part of each, recomputed from its signed inputs). Each audit costs a part's
+    // inputs, part_elements values from each sender: at the default part size and fp16, 128 KiB per sender.
+    std::size_t auditedSpans = 2;
 
     // Group formation timings (schemaHash, encoding and vectorSize are filled in from above).
     collab::MatchmakingOptions matchmaking;

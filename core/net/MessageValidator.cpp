@@ -67,6 +67,20 @@ void checkSeal(const wire::SpanSeal& seal, const std::string& field) {
     require(seal.values_sha256().size() == WireLimits::kSha256Bytes,
             field + ".values_sha256 must be 32 bytes");
     require(seal.signature().size() == WireLimits::kSignatureBytes, field + ".signature must be 64 bytes");
+    require(seal.counted_weights_size() <= static_cast<int>(WireLimits::kMaxGroupSize),
+            field + ".counted_weights has more entries than a group has members");
+    for (const double weight : seal.counted_weights())
+        require(std::isfinite(weight) && weight >= -1.0,
+                field + ".counted_weights must be finite, and -1 or more");
+}
+
+// A member's part: its values, and its signature when there is one (sealed rounds; an empty one otherwise).
+void checkTensorPart(const wire::TensorPart& part, const std::vector<zmq::message_t>& data,
+                     const char* body) {
+    checkPart(part, data, body);
+    checkFinite(part.weight(), (std::string(body) + ".weight").c_str());
+    require(part.signature().empty() || part.signature().size() == WireLimits::kSignatureBytes,
+            std::string(body) + ".signature must be empty or 64 bytes");
 }
 
 void checkTokenRequest(const wire::Envelope& envelope, const std::vector<zmq::message_t>& data) {
@@ -269,8 +283,7 @@ void MessageValidator::validate(const wire::Envelope& envelope, const std::vecto
         return;
     }
     case E::kTensorPart:
-        checkPart(envelope.tensor_part(), data, "tensor_part");
-        checkFinite(envelope.tensor_part().weight(), "tensor_part.weight");
+        checkTensorPart(envelope.tensor_part(), data, "tensor_part");
         return;
     case E::kAveragedPart:
         checkPart(envelope.averaged_part(), data, "averaged_part");
@@ -305,6 +318,22 @@ void MessageValidator::validate(const wire::Envelope& envelope, const std::vecto
             checkSeal(seal, "round_seals.seals[]");
         checkDataFrames(data, 0, "round_seals");
         return;
+    case E::kAuditRequest:
+        checkGroupId(envelope.audit_request().group_id(), "audit_request.group_id");
+        require(envelope.audit_request().span() < WireLimits::kMaxGroupSize,
+                "audit_request.span is out of range");
+        checkDataFrames(data, 0, "audit_request");
+        return;
+    case E::kAuditedPart: {
+        const wire::AuditedPart& m = envelope.audited_part();
+        require(m.sender().size() == WireLimits::kPeerIdBytes, "audited_part.sender must be a peer id");
+        checkTensorPart(m.part(), data, "audited_part.part");
+        require(m.part().signature().size() == WireLimits::kSignatureBytes,
+                "audited_part.part.signature must be 64 bytes");
+        require(m.inputs() >= 1 && m.inputs() <= WireLimits::kMaxGroupSize,
+                "audited_part.inputs is out of range");
+        return;
+    }
     case E::kStateRequest:
         require(envelope.state_request().chunk() < WireLimits::kMaxStateChunks,
                 "state_request.chunk is out of range");

@@ -17,6 +17,9 @@ sahaj_add_test(NAME tst_round_stash SOURCES ${allreduce_tests_dir}/tst_round_sta
 # Sealed averages: seals verify only as made; two that differ prove an aggregator equivocated.
 sahaj_add_test(NAME tst_span_seals SOURCES ${allreduce_tests_dir}/tst_span_seals.cpp LIBS sahaj_collab
                LABELS unit TIMEOUT 60)
+# Audited averages: parts verify only as signed; an auditor's recompute finds honest means and proves lies.
+sahaj_add_test(NAME tst_part_audit SOURCES ${allreduce_tests_dir}/tst_part_audit.cpp LIBS sahaj_collab
+               LABELS unit TIMEOUT 60)
 # Which violators' span means a member took: a state round holding one is not taken.
 sahaj_add_test(NAME tst_allreduce_result SOURCES ${allreduce_tests_dir}/tst_allreduce_result.cpp
                LIBS sahaj_collab LABELS unit TIMEOUT 60)
@@ -35,4 +38,4 @@ target_compile_definitions(tst_allreduce_processes PRIVATE
 add_dependencies(tst_allreduce_processes sahaj-allreduce-peer)
 
 add_dependencies(allreduce_tests tst_centered_clip tst_weight_bounds tst_round_stash tst_allreduce_result
-                 tst_span_seals tst_allreduce_processes)
+                 tst_span_seals tst_part_audit tst_allreduce_processes)

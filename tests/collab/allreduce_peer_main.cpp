@@ -32,7 +32,9 @@
 // --lying-aggregator KIND (with --seal yes and an aggregating role): an aggregator that answers each member
 // with averages of its own making, different for each (member i's are all i + 1), under a valid seal of
 // what that member got (KIND equivocating) or of other values (mis-sealed); prints {"lied_to": members
-// answered} and waits.
+// answered} and waits. KIND wrong-mean: an aggregator that runs the round as it is but sends every member
+// the same wrong mean (5 more in every tenth value) under a valid seal: only an audit finds it.
+// --audit yes (with --seal yes): audits every other aggregator's span; prints "audits", what it found.
 #include "core/collab/AllReduceRound.h"
 #include "core/collab/PartHeader.h"
 #include "core/collab/PartitionPlan.h"
@@ -240,8 +242,9 @@ int lieAsAggregator(const collab::GroupSpec& spec, const net::MessageCodec& code
             net::MessageCodec::send(router, out, &route, true);
         }
         wire::Envelope envelope;
-        *envelope.mutable_span_seal() = collab::SpanSeals::make(
-            codec.runId(), spec, static_cast<std::uint32_t>(me), hash.result(), identity);
+        *envelope.mutable_span_seal() =
+            collab::SpanSeals::make(codec.runId(), spec, static_cast<std::uint32_t>(me), hash.result(),
+                                    std::vector<double>(spec.members.size(), 1.0), identity);
         std::vector<zmq::message_t> out = codec.encode(std::move(envelope));
         net::MessageCodec::send(router, out, &route, true);
     }
@@ -398,12 +401,25 @@ int main(int argc, char** argv) {
         options.floors.push_back({collab::ElementRange{0, size}, std::stof(floor), "a value"});
     if (seal)
         options.sealWith = &identity;
+    // --audit yes (with --seal yes): audit the span of every other aggregator (AllReduceOptions::audited).
+    if (argument(argc, argv, "audit", "no") == "yes")
+        for (const collab::GroupMember& member : spec.members)
+            if (member.peerId != peerId)
+                options.audited.push_back(member.peerId);
     if (const std::string lie = argument(argc, argv, "lying-aggregator", ""); !lie.empty()) {
-        if (lie != "equivocating" && lie != "mis-sealed") {
-            std::cerr << "sahaj-allreduce-peer: --lying-aggregator: equivocating or mis-sealed" << std::endl;
+        if (lie ==
+            "wrong-mean") // the round as it is, but every member is sent 5 more in a tenth of the values
+            options.alterReplies = [](std::size_t, float* values, std::int64_t count) {
+                for (std::int64_t i = 0; i < count; i += 10)
+                    values[i] += 5.0f;
+            };
+        else if (lie != "equivocating" && lie != "mis-sealed") {
+            std::cerr << "sahaj-allreduce-peer: --lying-aggregator: equivocating, mis-sealed or wrong-mean"
+                      << std::endl;
             return 2;
+        } else {
+            return lieAsAggregator(spec, codec, router, identity, lie == "mis-sealed", timeoutMs);
         }
-        return lieAsAggregator(spec, codec, router, identity, lie == "mis-sealed", timeoutMs);
     }
     if (misbehaviour)
         return misbehave(spec, codec, sockets, *misbehaviour, local, timeoutMs);
@@ -469,6 +485,7 @@ int main(int argc, char** argv) {
                                 {"excluded", excluded},
                                 {"violations", result.violations},
                                 {"violators", violators},
+                                {"audits", result.audits},
                                 {"plans_differ", result.plansDiffer()},
                                 {"paced_connections", result.pacedConnections},
                                 {"bytes_sent", result.bytesSent},

@@ -184,6 +184,20 @@ class TestAllReduceProcesses : public QObject {
         return std::sqrt(sum);
     }
 
+    // One round of `size` values in parts of 10,000 among members of `roles` with `weights`, all started
+    // with `common` and the fourth also with `fourth`, which must aggregate a span; empty if it does not.
+    std::vector<Peer> roundWithAFourthAggregator(const QStringList& roles, const std::vector<double>& weights,
+                                                 std::int64_t size, const QStringList& common,
+                                                 const QStringList& fourth, const wire::Encoding& encoding) {
+        std::vector<Peer> peers = start(roles, weights, size, common, {{}, {}, {}, fourth});
+        const collab::GroupSpec spec = groupOf(peers, size, encoding, 10000);
+        if (spec.spanCounts[3] == 0)
+            return {};
+        begin(peers, spec);
+        finish(peers);
+        return peers;
+    }
+
 private Q_SLOTS:
     // One sender of five sends its vector reversed and scaled by 1000. With CenteredClip every member
     // still ends with the same values, close to the honest senders' mean (the theory for 1 attacker
@@ -360,13 +374,11 @@ private Q_SLOTS:
         const std::int64_t size = 100'000;
         const QStringList sealed = lie == "mis-sealed" ? QStringList{"--seal", "yes", "--curve", "yes"}
                                                        : QStringList{"--seal", "yes"};
-        std::vector<Peer> peers =
-            start({"node", "node", "node", "aux"}, {10, 20, 30, 0}, size, sealed,
-                  {{}, {}, {}, lie.isEmpty() ? QStringList{} : QStringList{"--lying-aggregator", lie}});
-        const collab::GroupSpec spec = groupOf(peers, size, collab::TensorEncoding::fp32(), 10000);
-        QVERIFY(spec.spanCounts[3] > 0);
-        begin(peers, spec);
-        finish(peers);
+        const std::vector<Peer> peers =
+            roundWithAFourthAggregator({"node", "node", "node", "aux"}, {10, 20, 30, 0}, size, sealed,
+                                       lie.isEmpty() ? QStringList{} : QStringList{"--lying-aggregator", lie},
+                                       collab::TensorEncoding::fp32());
+        QVERIFY(!peers.empty());
         const QString liar = QByteArray::fromStdString(peers[3].peerId).toHex();
         for (int i = 0; i < 3; ++i) {
             const QJsonObject& result = peers[static_cast<std::size_t>(i)].result;
@@ -390,6 +402,57 @@ private Q_SLOTS:
         }
         if (!lie.isEmpty())
             QCOMPARE(peers[3].result.value("lied_to").toInt(), 3);
+    }
+
+    // Audited averages (docs/protocol.md): an aggregator that sends every member the same wrong mean holds
+    // up under every seal; a member that audits its span recomputes one part, chosen at random, from the
+    // inputs it must show, each signed by its sender, and refuses the span and names it. Honest, the same
+    // audits find each mean as its inputs give it, under the mean and CenteredClip (fp16 on the wire), and
+    // the group completes bit for bit, naming nobody.
+    void anAggregatorSendingEveryoneTheSameWrongMeanIsCaughtByAnAudit_data() {
+        QTest::addColumn<QString>("lie");
+        QTest::addColumn<bool>("clip");
+        QTest::newRow("honest, mean") << QString() << false;
+        QTest::newRow("honest, CenteredClip") << QString() << true;
+        QTest::newRow("wrong mean") << "wrong-mean" << false;
+    }
+    void anAggregatorSendingEveryoneTheSameWrongMeanIsCaughtByAnAudit() {
+        QFETCH(QString, lie);
+        QFETCH(bool, clip);
+        const std::int64_t size = 100'000;
+        QStringList common{"--seal", "yes", "--audit", "yes"};
+        if (clip)
+            common << "--centered-clip"
+                   << "yes";
+        // Its round waits for the confirmations of members that refused its span: not long.
+        const std::vector<Peer> peers = roundWithAFourthAggregator(
+            {"node", "node", "node", "node"}, {10, 20, 30, 40}, size, common,
+            lie.isEmpty() ? QStringList{} : QStringList{"--lying-aggregator", lie, "--timeout-ms", "3000"},
+            collab::TensorEncoding::fp16());
+        QVERIFY(!peers.empty());
+        const QString liar = QByteArray::fromStdString(peers[3].peerId).toHex();
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject& result = peers[static_cast<std::size_t>(i)].result;
+            const QString report = QJsonDocument(result).toJson(QJsonDocument::Compact);
+            QVERIFY2(!result.isEmpty(), "an honest member reported nothing");
+            const QJsonArray audits = result.value("audits").toArray();
+            const QJsonArray violators = result.value("violators").toArray();
+            QCOMPARE(audits.size(), 3); // one part of every other span
+            if (lie.isEmpty()) {
+                QVERIFY2(result.value("complete").toBool(), qPrintable(report));
+                QVERIFY2(violators.isEmpty(), qPrintable(report));
+                for (const QJsonValue audit : audits)
+                    QVERIFY2(audit.toString().contains("its inputs give the mean received"),
+                             qPrintable(report));
+                QCOMPARE(result.value("sha256").toString(), peers[0].result.value("sha256").toString());
+                continue;
+            }
+            // Named for the audit alone (its seals agree: no equivocation), and nobody honest.
+            QVERIFY2(violators == QJsonArray{liar}, qPrintable(report));
+            QVERIFY2(!result.value("span_averaged").toArray().at(3).toBool(), qPrintable(report));
+            QVERIFY2(report.contains("inputs do not give"), qPrintable(report));
+            QVERIFY2(!report.contains("signed two different averages"), qPrintable(report));
+        }
     }
 
     void aDeadMemberCostsItsSpanNotTheRound() {

@@ -24,6 +24,11 @@ QByteArray digestOf(const std::vector<float>& values) {
     return hash.result();
 }
 
+// What each member's parts counted for: any weights do for a seal's signature.
+std::vector<double> weightsOf(const collab::GroupSpec& spec) {
+    return std::vector<double>(spec.members.size(), 3.0);
+}
+
 } // namespace
 
 class TestSpanSeals : public QObject {
@@ -45,13 +50,20 @@ class TestSpanSeals : public QObject {
 private Q_SLOTS:
     void aSealVerifiesOnlyAsMade() {
         const collab::GroupSpec spec = group();
-        const wire::SpanSeal seal = SpanSeals::make(kRun, spec, 1, digestOf({1.0f, 2.0f}), second_);
+        const wire::SpanSeal seal =
+            SpanSeals::make(kRun, spec, 1, digestOf({1.0f, 2.0f}), weightsOf(spec), second_);
         QCOMPARE(SpanSeals::problemWith(kRun, spec, seal), std::string());
 
         QVERIFY(SpanSeals::problemWith("another-run", spec, seal).find("signature") != std::string::npos);
         wire::SpanSeal altered = seal;
         altered.set_values_sha256(digestOf({1.0f, 2.5f}).toStdString());
         QVERIFY(SpanSeals::problemWith(kRun, spec, altered).find("signature") != std::string::npos);
+        altered = seal;
+        altered.set_counted_weights(0, 300.0); // the weights an auditor recomputes with are signed too
+        QVERIFY(SpanSeals::problemWith(kRun, spec, altered).find("signature") != std::string::npos);
+        altered.add_counted_weights(3.0);
+        QVERIFY(SpanSeals::problemWith(kRun, spec, altered).find("one counted weight per member") !=
+                std::string::npos);
         altered = seal;
         altered.set_epoch(8);
         QVERIFY(SpanSeals::problemWith(kRun, spec, altered).find("another group or epoch") !=
@@ -62,7 +74,8 @@ private Q_SLOTS:
         altered.set_span(2);
         QVERIFY(SpanSeals::problemWith(kRun, spec, altered).find("does not have") != std::string::npos);
         // Signed by another key in the span's aggregator's name.
-        wire::SpanSeal forged = SpanSeals::make(kRun, spec, 1, digestOf({1.0f, 2.0f}), first_);
+        wire::SpanSeal forged =
+            SpanSeals::make(kRun, spec, 1, digestOf({1.0f, 2.0f}), weightsOf(spec), first_);
         forged.set_aggregator(seal.aggregator());
         QVERIFY(SpanSeals::problemWith(kRun, spec, forged).find("signature") != std::string::npos);
     }
@@ -70,10 +83,13 @@ private Q_SLOTS:
     void twoSealsOfOneSpanThatDifferAreTheProof() {
         const collab::GroupSpec spec = group();
         collab::SealLedger ledger(spec.members.size());
-        const wire::SpanSeal one = SpanSeals::make(kRun, spec, 1, digestOf({1.0f}), second_);
-        const wire::SpanSeal same = SpanSeals::make(kRun, spec, 1, digestOf({1.0f}), second_);
-        const wire::SpanSeal other = SpanSeals::make(kRun, spec, 1, digestOf({2.0f}), second_);
-        const wire::SpanSeal firsts = SpanSeals::make(kRun, spec, 0, digestOf({2.0f}), first_);
+        const wire::SpanSeal one = SpanSeals::make(kRun, spec, 1, digestOf({1.0f}), weightsOf(spec), second_);
+        const wire::SpanSeal same =
+            SpanSeals::make(kRun, spec, 1, digestOf({1.0f}), weightsOf(spec), second_);
+        const wire::SpanSeal other =
+            SpanSeals::make(kRun, spec, 1, digestOf({2.0f}), weightsOf(spec), second_);
+        const wire::SpanSeal firsts =
+            SpanSeals::make(kRun, spec, 0, digestOf({2.0f}), weightsOf(spec), first_);
         QCOMPARE(ledger.record(one), std::string());
         QCOMPARE(ledger.record(same), std::string());
         QCOMPARE(ledger.record(firsts), std::string()); // the same values in another span prove nothing

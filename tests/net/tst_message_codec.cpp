@@ -384,6 +384,67 @@ private Q_SLOTS:
         for (int i = 0; i < 1024; ++i)
             *passed.mutable_round_seals()->add_seals() = seal;
         QVERIFY(rejection(passed).contains("more seals than a group has spans"));
+
+        // Counted weights: finite, -1 for none, one per member at most.
+        *sealed.mutable_span_seal() = seal;
+        sealed.mutable_span_seal()->add_counted_weights(-1.0);
+        sealed.mutable_span_seal()->add_counted_weights(12.5);
+        QCOMPARE(rejection(sealed), QString());
+        sealed.mutable_span_seal()->add_counted_weights(-2.0);
+        QVERIFY(rejection(sealed).contains("span_seal.counted_weights"));
+        sealed.mutable_span_seal()->set_counted_weights(2, std::nan(""));
+        QVERIFY(rejection(sealed).contains("span_seal.counted_weights"));
+    }
+
+    // Audited averages (docs/protocol.md): a part's signature is empty or 64 bytes; an audit request
+    // carries no data; an audited part names its sender, carries a signed part and its values, and a count
+    // of inputs a group can have.
+    void auditMessagesAreChecked() {
+        wire::TensorPart part;
+        part.set_group_id(std::string(16, 'g'));
+        part.set_epoch(7);
+        part.set_span(1);
+        part.set_count(4);
+        *part.mutable_encoding() = wire::Encoding();
+        part.mutable_encoding()->set_dtype(wire::WIRE_FLOAT32);
+        part.set_weight(3.0);
+        const auto values = [] {
+            std::vector<zmq::message_t> data;
+            data.push_back(frameOf(16));
+            return data;
+        };
+        wire::Envelope sent;
+        *sent.mutable_tensor_part() = part;
+        QCOMPARE(rejection(sent, values()), QString());
+        sent.mutable_tensor_part()->set_signature(std::string(64, 's'));
+        QCOMPARE(rejection(sent, values()), QString());
+        sent.mutable_tensor_part()->set_signature(std::string(65, 's'));
+        QVERIFY(rejection(sent, values()).contains("tensor_part.signature"));
+
+        wire::Envelope request;
+        request.mutable_audit_request()->set_group_id(std::string(16, 'g'));
+        request.mutable_audit_request()->set_span(3);
+        QCOMPARE(rejection(request), QString());
+        QVERIFY(!rejectionWithAFrame(request).isEmpty());
+        request.mutable_audit_request()->set_span(1024);
+        QVERIFY(rejection(request).contains("audit_request.span"));
+
+        wire::Envelope shown;
+        wire::AuditedPart* audited = shown.mutable_audited_part();
+        audited->set_sender(std::string(32, 'b'));
+        *audited->mutable_part() = part;
+        audited->mutable_part()->set_signature(std::string(64, 's'));
+        audited->set_inputs(4);
+        QCOMPARE(rejection(shown, values()), QString());
+        QVERIFY(!rejection(shown).isEmpty()); // no values
+        audited->mutable_part()->clear_signature();
+        QVERIFY(rejection(shown, values()).contains("audited_part.part.signature"));
+        audited->mutable_part()->set_signature(std::string(64, 's'));
+        audited->set_inputs(0);
+        QVERIFY(rejection(shown, values()).contains("audited_part.inputs"));
+        audited->set_inputs(4);
+        audited->set_sender(std::string(31, 'b'));
+        QVERIFY(rejection(shown, values()).contains("audited_part.sender"));
     }
 };
 
