@@ -8,10 +8,18 @@
 //    (--records-per-round, default G × 30: a refresh each ~3 s during a ~90 s epoch).
 //  - sealed averages (docs/protocol.md): per round a member hashes the whole vector it received, checks
 //    every aggregator's seal and (an aggregator) signs its own, then checks the seals each member passes on.
+//  - audited averages (docs/protocol.md): a member signs every part it sends, an aggregator checks the
+//    signature of every part it receives, and each member audits two other spans: it checks one part's
+//    inputs' signatures (one per member) and recomputes that part's mean.
 // CURVE's cost on the bytes themselves is measured by sahaj-bench-allreduce (--curve yes).
 #include "core/collab/MemberCredentials.h"
+#include "core/collab/PartHeader.h"
+#include "core/collab/PartSignatures.h"
+#include "core/collab/PartitionPlan.h"
 #include "core/collab/SealLedger.h"
+#include "core/collab/SpanReducer.h"
 #include "core/collab/SpanSeals.h"
+#include "core/collab/TensorEncoding.h"
 #include "core/dht/RecordEnvelope.h"
 #include "core/dht/RecordReader.h"
 #include "core/dht/RecordRules.h"
@@ -117,6 +125,34 @@ int main(int argc, char** argv) {
     // A member checks G − 1 seals and signs one; as an aggregator it checks the G − 1 seals each other
     // member passes on (G − 1 members).
     const double sealingUs = hashVector + sealMade + (group - 1.0) * (1.0 + (group - 1.0)) * sealChecked;
+    // Audits: a part at the default size in fp16, signed and checked; a part's mean of G inputs recomputed.
+    const std::int64_t partValues = collab::PartitionPlan::kDefaultPartElements;
+    const std::vector<float> partData(static_cast<std::size_t>(partValues), 0.5f);
+    const zmq::message_t frame =
+        collab::TensorEncoding::encode(partData.data(), partValues, collab::TensorEncoding::fp16());
+    wire::TensorPart part;
+    collab::fillPartHeader(part, spec, 0, 0, collab::ElementRange{0, partValues});
+    part.set_weight(64.0);
+    const double partSigned =
+        microseconds(200, [&] { collab::PartSignatures::sign("bench-run", peer, part, frame); });
+    const double partChecked = microseconds(200, [&] {
+        if (!collab::PartSignatures::problemWith("bench-run", peerId, part, frame).empty())
+            std::abort();
+    });
+    const double recomputed = microseconds(20, [&] {
+        collab::SpanReducer reducer({partValues}, std::vector<bool>(static_cast<std::size_t>(group), true), 0,
+                                    partData, std::nullopt, collab::TensorEncoding::fp16());
+        for (int m = 0; m < group; ++m)
+            reducer.setWeight(static_cast<std::size_t>(m), 1.0);
+        for (int m = 1; m < group; ++m)
+            reducer.add(0, static_cast<std::size_t>(m), partData.data());
+        if (!reducer.finish(0).finite)
+            std::abort();
+    });
+    constexpr double kAudits = 2.0; // LinkOptions::auditedSpans
+    const double partsSent = values * (group - 1.0) / group / static_cast<double>(partValues);
+    const double auditingUs =
+        partsSent * (partSigned + partChecked) + kAudits * (group * partChecked + recomputed);
     const double perRoundUs = group * member + records * readAdmitted;
     // Each member sends and receives (G − 1)/G of the vector at fp16 through its link.
     const double boundSeconds = 2.0 * values * (group - 1.0) / group * 2.0 / (mbps * 1e6 / 8.0);
@@ -148,5 +184,19 @@ int main(int argc, char** argv) {
                .arg(boundSeconds, 0, 'f', 2)
                .arg(mbps, 0, 'f', 0)
                .arg(sealingUs / 1e6 / boundSeconds, 0, 'e', 2);
+    out << QString("audited averages per round: %1 ms of CPU (%2 parts of %3 values signed, %4 us each, and "
+                   "as many received checked, %5 us each; %6 audits, each %7 checks and a mean recomputed in "
+                   "%8 us); the round's bytes take %9 s at %10 Mbit/s: ratio %11\n")
+               .arg(auditingUs / 1000.0, 0, 'f', 2)
+               .arg(partsSent, 0, 'f', 0)
+               .arg(partValues)
+               .arg(partSigned, 0, 'f', 1)
+               .arg(partChecked, 0, 'f', 1)
+               .arg(kAudits, 0, 'f', 0)
+               .arg(group)
+               .arg(recomputed, 0, 'f', 0)
+               .arg(boundSeconds, 0, 'f', 2)
+               .arg(mbps, 0, 'f', 0)
+               .arg(auditingUs / 1e6 / boundSeconds, 0, 'e', 2);
     return 0;
 }

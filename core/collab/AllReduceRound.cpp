@@ -585,6 +585,7 @@ private:
             reply = replies_.erase(reply);
         }
         sendConfirmations();
+        sendAuditRequests();
         passSealsOn(false);
         // Only full queues left: poll() then waits for the timer instead of spinning on the ROUTER, which
         // reports itself writable while any member's queue has room.
@@ -1236,14 +1237,26 @@ private:
                             std::vector<double>(seal.counted_weights().begin(), seal.counted_weights().end()),
                             options_.centeredClip));
         auditParts_[aggregator] = p;
-        wire::Envelope envelope;
-        wire::AuditRequest* request = envelope.mutable_audit_request();
-        request->set_group_id(spec_.groupId);
-        request->set_epoch(spec_.epoch);
-        request->set_span(static_cast<std::uint32_t>(aggregator));
-        request->set_part(static_cast<std::uint32_t>(p));
-        if (!tell(aggregator, std::move(envelope)))
-            failAudit(aggregator, "its connection took no audit request");
+        auditRequestsDue_.insert(aggregator);
+        sendAuditRequests();
+    }
+
+    // Asks each aggregator whose audit began for its inputs; one whose queue is full is asked on a later
+    // turn (its silence past the aggregator timeout gives the span up).
+    void sendAuditRequests() {
+        for (auto it = auditRequestsDue_.begin(); it != auditRequestsDue_.end();) {
+            if (!audits_.count(*it)) {
+                it = auditRequestsDue_.erase(it);
+                continue;
+            }
+            wire::Envelope envelope;
+            wire::AuditRequest* request = envelope.mutable_audit_request();
+            request->set_group_id(spec_.groupId);
+            request->set_epoch(spec_.epoch);
+            request->set_span(static_cast<std::uint32_t>(*it));
+            request->set_part(static_cast<std::uint32_t>(auditParts_.at(*it)));
+            it = tell(*it, std::move(envelope)) ? auditRequestsDue_.erase(it) : std::next(it);
+        }
     }
 
     void onAuditedPart(std::size_t aggregator, const net::WireMessage& message) {
@@ -1409,6 +1422,7 @@ private:
     std::set<std::size_t> audited_;
     std::map<std::size_t, PartAudit> audits_;
     std::map<std::size_t, std::int64_t> auditParts_;
+    std::set<std::size_t> auditRequestsDue_; // audits whose request waits for room in the queue
     std::deque<Outgoing> replies_;
 
     std::optional<net::ConnectionPacer> pacer_; // made once the DEALERs exist

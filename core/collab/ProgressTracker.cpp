@@ -2,6 +2,7 @@
 
 #include "core/collab/PeerProgressRules.h"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -58,7 +59,22 @@ PeerProgress ProgressTracker::localRecord(TimePoint now) const {
 }
 
 void ProgressTracker::update(const std::vector<PeerProgress>& records, TimePoint now) {
-    std::map<std::string, const PeerProgress*> newest;
+    // A reading may miss records: cut short at its deadline (ProgressBoard::kLookupDeadline), or not reaching
+    // the nodes that hold them. Taken as the whole swarm, such readings showed late peers in the
+    // 40-volunteer soak a batch half full when it was full (24 of 39 peers read), and they looked for a group
+    // after the others had formed theirs. So a peer's newest record stays while a reading had it within
+    // kUnseenGrace (and it is live), not only until the next reading that happens to miss it; no longer,
+    // since a departing peer replaces its record by one that lives a second, which a reading may miss too.
+    struct Held {
+        PeerProgress record;
+        TimePoint seen;
+    };
+    std::map<std::string, Held> newest;
+    for (std::size_t i = 0; i < remote_.size(); ++i)
+        if (remote_[i].expiresAt > now && now - seen_[i] <= kUnseenGrace) {
+            std::string peerId = remote_[i].peerId; // the key, before the record moves
+            newest.emplace(std::move(peerId), Held{std::move(remote_[i]), seen_[i]});
+        }
     for (const PeerProgress& record : records) {
         if (PeerProgressRules::problemWith(record)) {
             ++rejected_;
@@ -66,13 +82,30 @@ void ProgressTracker::update(const std::vector<PeerProgress>& records, TimePoint
         }
         if (record.peerId == options_.peerId || record.expiresAt <= now)
             continue;
-        const PeerProgress*& held = newest[record.peerId];
-        if (!held || record.measuredAt > held->measuredAt)
-            held = &record;
+        const auto [held, added] = newest.try_emplace(record.peerId, Held{record, now});
+        held->second.seen = now;
+        if (!added && record.measuredAt > held->second.record.measuredAt)
+            held->second.record = record;
+    }
+    std::vector<Held> kept;
+    for (auto& [peerId, held] : newest)
+        kept.push_back(std::move(held));
+    // Bounded in count: peer ids cost an attacker nothing, and held records would otherwise grow with every
+    // identity it rotates through. The newest measured stay.
+    if (kept.size() > kMaxRemotePeers) {
+        std::nth_element(
+            kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(kMaxRemotePeers), kept.end(),
+            [](const Held& a, const Held& b) { return a.record.measuredAt > b.record.measuredAt; });
+        kept.resize(kMaxRemotePeers);
+        std::sort(kept.begin(), kept.end(),
+                  [](const Held& a, const Held& b) { return a.record.peerId < b.record.peerId; });
     }
     remote_.clear();
-    for (const auto& [peerId, record] : newest)
-        remote_.push_back(*record);
+    seen_.clear();
+    for (Held& held : kept) {
+        remote_.push_back(std::move(held.record));
+        seen_.push_back(held.seen);
+    }
 }
 
 std::vector<std::string> ProgressTracker::peersAt(std::uint64_t epoch, TimePoint now) const {

@@ -54,8 +54,12 @@ public:
     // The record to publish now: the local figures as last reported, expiring at now + recordTtl.
     PeerProgress localRecord(TimePoint now) const;
 
-    // Replaces the other peers' records with what was just fetched.
+    // Adds what was just fetched to the other peers' records: each peer's newest record is held while it is
+    // live and a reading had it within kUnseenGrace, so that a reading that misses some forgets nobody; at
+    // most kMaxRemotePeers (the newest measured).
     void update(const std::vector<PeerProgress>& records, TimePoint now);
+    static constexpr std::size_t kMaxRemotePeers = 4096;
+    static constexpr std::chrono::seconds kUnseenGrace{10};
 
     // The estimate from the local figures and the other peers' records still live at `now`.
     GlobalProgress globalProgress(TimePoint now) const;
@@ -91,6 +95,7 @@ private:
     double samplesPerSecond_ = 0.0;
     std::optional<WallTimeMs> measuredAt_; // none until the first report: then the figures are as of now
     std::vector<PeerProgress> remote_;
+    std::vector<TimePoint> seen_; // per record of remote_: the last reading that had it
     std::uint64_t rejected_ = 0;
 };
 

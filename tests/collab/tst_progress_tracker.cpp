@@ -484,9 +484,12 @@ private Q_SLOTS:
         QCOMPARE(progress.samplesAccumulated, 200.0);
         QCOMPARE(msFromT0(*progress.eta), qint64{40'000});
 
-        // The next fetch replaces the collection; rejections keep counting.
+        // The next fetch adds to what is held (G's record lives on until it expires); rejections keep
+        // counting.
         tracker.update({nanRate}, t0 + 1s);
         QCOMPARE(tracker.rejectedRecords(), std::uint64_t{6});
+        QCOMPARE(tracker.remotePeers(), std::size_t{1});
+        tracker.update({}, t0 + 12s); // no reading has had it for longer than the grace
         QCOMPARE(tracker.remotePeers(), std::size_t{0});
 
         // The aggregator alone skips what the rules refuse too.
@@ -494,6 +497,42 @@ private Q_SLOTS:
             ProgressAggregator(1000, 30s).aggregate({nanRate, record('G', 0, 200, 20)}, 0, t0);
         QCOMPARE(direct.peers, 1);
         QCOMPARE(direct.samplesPerSecond, 20.0);
+    }
+
+    // A reading cut short at its deadline brings some records only: the peers it missed are still counted,
+    // with their newest record, while a reading had it within the grace and it is live; a newer record
+    // replaces an older one, never the reverse; and what is held is bounded in count.
+    void aReadingCutShortForgetsNobody() {
+        ProgressTracker tracker(trackerOptions(4000));
+        tracker.update({record('A', 3, 1000, 10), record('B', 3, 1000, 10), record('C', 3, 1000, 10)}, t0);
+        PeerProgress newerA = record('A', 3, 1500, 10);
+        newerA.measuredAt = wall(t0 + 3s);
+        tracker.update({newerA}, t0 + 3s); // B and C did not come in time
+        QCOMPARE(tracker.remotePeers(), std::size_t{3});
+        QCOMPARE(tracker.peersAt(3, t0 + 3s).size(), std::size_t{3});
+        QCOMPARE(tracker.globalProgress(t0 + 3s).peers, 4);  // three others and this peer
+        tracker.update({record('A', 3, 1000, 10)}, t0 + 4s); // an older copy of A's record
+        QCOMPARE(tracker.remoteRecords().front().samplesAccumulated, std::uint64_t{1500});
+        PeerProgress shortLived = record('C', 3, 1000, 10);
+        shortLived.measuredAt = wall(t0 + 4s);
+        shortLived.expiresAt = wall(t0 + 5s);
+        tracker.update({shortLived}, t0 + 4s);
+        tracker.update({}, t0 + 5s);
+        QCOMPARE(tracker.peersAt(3, t0 + 5s).size(), std::size_t{2}); // C's newest record expired
+        // B was last read at t0: past the grace, a departed peer whose last record no reading had.
+        tracker.update({newerA}, t0 + 3s + ProgressTracker::kUnseenGrace);
+        QCOMPARE(tracker.peersAt(3, t0 + 3s + ProgressTracker::kUnseenGrace).size(), std::size_t{1});
+        std::vector<PeerProgress> many;
+        for (std::size_t i = 0; i < ProgressTracker::kMaxRemotePeers + 10; ++i) {
+            PeerProgress r = record('x', 3, 10, 1);
+            r.peerId = std::string(PeerProgressRules::kPeerIdSize - 8, 'x') + std::to_string(10'000'000 + i);
+            many.push_back(r);
+        }
+        tracker.update(many, t0 + 6s);
+        QCOMPARE(tracker.remotePeers(), ProgressTracker::kMaxRemotePeers);
+        QVERIFY(
+            std::is_sorted(tracker.remoteRecords().begin(), tracker.remoteRecords().end(),
+                           [](const PeerProgress& a, const PeerProgress& b) { return a.peerId < b.peerId; }));
     }
 
     // The peers whose live records say they began a group's gradient round at an epoch: a record of
