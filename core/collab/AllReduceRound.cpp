@@ -383,8 +383,12 @@ private:
             if (member != me_ && dealers_.count(m) && !result_.spanAveraged[m] && !parts_.failed(m) &&
                 now - heardFrom_[m] > options_.aggregatorTimeout) {
                 if (audits_.count(m))
-                    failAudit(m, "showed no input for " + std::to_string(options_.aggregatorTimeout.count()) +
-                                     " ms");
+                    endAudit(m,
+                             "audit of aggregator " + net::LogText::shortHex(spec_.members[m].peerId) +
+                                 "'s span: it showed no input for " +
+                                 std::to_string(options_.aggregatorTimeout.count()) +
+                                 " ms; the span keeps the local values",
+                             false);
                 parts_.fail(m);
             }
         }
@@ -1236,7 +1240,6 @@ private:
                             codec_.runId(), spec_, aggregator, p, plan_.part(a, p),
                             std::vector<double>(seal.counted_weights().begin(), seal.counted_weights().end()),
                             options_.centeredClip));
-        auditParts_[aggregator] = p;
         auditRequestsDue_.insert(aggregator);
         sendAuditRequests();
     }
@@ -1245,7 +1248,7 @@ private:
     // turn (its silence past the aggregator timeout gives the span up).
     void sendAuditRequests() {
         for (auto it = auditRequestsDue_.begin(); it != auditRequestsDue_.end();) {
-            if (!audits_.count(*it)) {
+            if (!audits_.count(*it)) { // decided (given up) before its request left
                 it = auditRequestsDue_.erase(it);
                 continue;
             }
@@ -1254,7 +1257,7 @@ private:
             request->set_group_id(spec_.groupId);
             request->set_epoch(spec_.epoch);
             request->set_span(static_cast<std::uint32_t>(*it));
-            request->set_part(static_cast<std::uint32_t>(auditParts_.at(*it)));
+            request->set_part(static_cast<std::uint32_t>(audits_.at(*it).part()));
             it = tell(*it, std::move(envelope)) ? auditRequestsDue_.erase(it) : std::next(it);
         }
     }
@@ -1269,10 +1272,10 @@ private:
         // What it shows came on its own connection: under CURVE, its doing; the signatures are the senders'.
         if (const std::string lie = audit->second.add(message.envelope.audited_part(), message.data.front());
             !lie.empty())
-            return auditLied(aggregator, who + " " + lie, secure_);
+            return endAudit(aggregator, who + " " + lie, secure_);
         if (!audit->second.complete())
             return;
-        const std::int64_t p = auditParts_.at(aggregator);
+        const std::int64_t p = audit->second.part();
         const PartAudit::Verdict verdict = audit->second.judge(parts_.averaged(aggregator, p));
         const std::string what = "audit of part " + std::to_string(p) + " of " + who + "'s span: ";
         switch (verdict.kind) {
@@ -1281,31 +1284,24 @@ private:
             audits_.erase(audit);
             return takeSpan(aggregator);
         case PartAudit::Verdict::Kind::Unproven:
-            return failAudit(aggregator, verdict.why);
+            return endAudit(aggregator,
+                            "audit of " + who + "'s span: it " + verdict.why +
+                                "; the span keeps the local values",
+                            false);
         case PartAudit::Verdict::Kind::Lie:
             // The seal (its signature over the averages and the counted weights) and the inputs (their
             // senders' signatures) are the proof, whoever relayed them.
-            return auditLied(aggregator, who + " " + verdict.why, true);
+            return endAudit(aggregator, who + " " + verdict.why, true);
         }
     }
 
-    // The audit proved nothing: the span keeps this member's values, nothing is held against anyone.
-    void failAudit(std::size_t aggregator, const std::string& why) {
-        const std::string line = "audit of aggregator " +
-                                 net::LogText::shortHex(spec_.members[aggregator].peerId) + "'s span: it " +
-                                 why + "; the span keeps the local values";
+    // Ends an audit without taking the span: it keeps this member's values. `line` is said in the result;
+    // `proven`: a lie that the caller may hold against the aggregator (a violator), else nothing is.
+    void endAudit(std::size_t aggregator, const std::string& line, bool proven) {
         result_.audits.push_back(line);
         result_.violations.push_back(line);
-        audits_.erase(aggregator);
-        parts_.fail(aggregator);
-    }
-
-    // The audit proved a lie: the span keeps this member's values and the aggregator is named.
-    void auditLied(std::size_t aggregator, const std::string& lie, bool provable) {
-        result_.audits.push_back(lie);
-        result_.violations.push_back(lie);
-        if (provable)
-            result_.violators.push_back({spec_.members[aggregator].peerId, lie});
+        if (proven)
+            result_.violators.push_back({spec_.members[aggregator].peerId, line});
         audits_.erase(aggregator);
         parts_.fail(aggregator);
     }
@@ -1329,33 +1325,33 @@ private:
         heardFrom_[*member] = Clock::now();
         const std::uint32_t p = request.part();
         const ElementRange range = plan_.part(me_, p);
-        std::vector<std::pair<wire::AuditedPart, zmq::message_t>> shown;
+        std::vector<std::size_t> senders; // whose inputs its mean of part p used, besides its own
+        for (std::size_t s = 0; s < kept_[p].size(); ++s)
+            if (kept_[p][s])
+                senders.push_back(s);
+        const auto inputs = static_cast<std::uint32_t>(senders.size() + (ownInput_.empty() ? 0 : 1));
+        const auto show = [&](const std::string& sender, const wire::TensorPart& part,
+                              const zmq::message_t& data) {
+            wire::Envelope reply;
+            wire::AuditedPart* shown = reply.mutable_audited_part();
+            shown->set_sender(sender);
+            *shown->mutable_part() = part;
+            shown->set_inputs(inputs);
+            replyTo(*member, reply, &data); // the values' one copy, for the queue
+        };
         if (!ownInput_.empty()) {
-            wire::AuditedPart own;
-            own.set_sender(self().peerId);
-            wire::TensorPart* part = own.mutable_part();
-            fillPartHeader(*part, spec_, static_cast<std::size_t>(me_), p, range);
-            *part->mutable_encoding() = TensorEncoding::fp32();
-            part->set_weight(ownWeight_);
-            zmq::message_t data =
+            wire::TensorPart own;
+            fillPartHeader(own, spec_, static_cast<std::size_t>(me_), p, range);
+            *own.mutable_encoding() = TensorEncoding::fp32();
+            own.set_weight(ownWeight_);
+            const zmq::message_t data =
                 TensorEncoding::encode(ownInput_.data() + (range.offset - plan_.span(me_).offset), range.size,
                                        TensorEncoding::fp32());
-            PartSignatures::sign(codec_.runId(), *options_.sealWith, *part, data);
-            shown.emplace_back(std::move(own), std::move(data));
+            PartSignatures::sign(codec_.runId(), *options_.sealWith, own, data);
+            show(self().peerId, own, data);
         }
-        for (std::size_t s = 0; s < kept_[p].size(); ++s)
-            if (const std::optional<KeptInput>& input = kept_[p][s]) {
-                wire::AuditedPart kept;
-                kept.set_sender(spec_.members[s].peerId);
-                *kept.mutable_part() = input->part;
-                shown.emplace_back(std::move(kept), zmq::message_t(input->data.data(), input->data.size()));
-            }
-        for (auto& [part, data] : shown) {
-            wire::Envelope reply;
-            *reply.mutable_audited_part() = std::move(part);
-            reply.mutable_audited_part()->set_inputs(static_cast<std::uint32_t>(shown.size()));
-            replyTo(*member, reply, &data);
-        }
+        for (const std::size_t s : senders)
+            show(spec_.members[s].peerId, kept_[p][s]->part, kept_[p][s]->data);
     }
 
     const GroupSpec& spec_;
@@ -1418,10 +1414,9 @@ private:
     std::vector<std::vector<std::optional<KeptInput>>> kept_;
     std::vector<float> ownInput_;
     std::set<std::size_t> auditedBy_;
-    // As the auditor: the aggregators it audits, and for each audit under way its part and its check.
+    // As the auditor: the aggregators it audits, and each audit under way (its part and its check).
     std::set<std::size_t> audited_;
     std::map<std::size_t, PartAudit> audits_;
-    std::map<std::size_t, std::int64_t> auditParts_;
     std::set<std::size_t> auditRequestsDue_; // audits whose request waits for room in the queue
     std::deque<Outgoing> replies_;
 

@@ -47,6 +47,8 @@ public:
     // an input of this part, not signed by its sender, values its encoding cannot carry, a changing count
     // of inputs), or empty. A repeated input is ignored.
     std::string add(const wire::AuditedPart& shown, const zmq::message_t& data);
+    // The part audited.
+    std::int64_t part() const { return part_; }
     // Every input the aggregator said it would show has come.
     bool complete() const { return expected_ > 0 && shownCount() >= expected_; }
 

@@ -72,9 +72,22 @@ std::span<const float> PartContainer::place(std::size_t aggregator, std::int64_t
     // Not initialised: its pages are touched as the parts arrive, not all at once.
     if (!averaged)
         averaged = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(span.size));
-    float* out = averaged.get() + (range.offset - span.offset);
-    TensorEncoding::decode(data, range.size, encoding_, out);
-    return std::span<const float>(out, static_cast<std::size_t>(range.size));
+    const std::span<float> out = slotOf(aggregator, p);
+    TensorEncoding::decode(data, range.size, encoding_, out.data());
+    return out;
+}
+
+std::span<float> PartContainer::slotOf(std::size_t aggregator, std::int64_t p) const {
+    const auto a = static_cast<std::int64_t>(aggregator);
+    const ElementRange range = plan_.part(a, p);
+    return std::span<float>(averaged_[aggregator].get() + (range.offset - plan_.span(a).offset),
+                            static_cast<std::size_t>(range.size));
+}
+
+void PartContainer::checkWhole(std::size_t aggregator) const {
+    checkMember(aggregator);
+    if (!whole_[aggregator] || !averaged_[aggregator])
+        throw std::logic_error("the span of member " + std::to_string(aggregator) + " is not whole");
 }
 
 bool PartContainer::received(std::size_t aggregator, std::int64_t p) {
@@ -90,19 +103,12 @@ bool PartContainer::received(std::size_t aggregator, std::int64_t p) {
 }
 
 std::span<const float> PartContainer::averaged(std::size_t aggregator, std::int64_t p) const {
-    checkMember(aggregator);
-    if (!whole_[aggregator] || !averaged_[aggregator])
-        throw std::logic_error("the span of member " + std::to_string(aggregator) + " is not whole");
-    const auto a = static_cast<std::int64_t>(aggregator);
-    const ElementRange range = plan_.part(a, p);
-    return std::span<const float>(averaged_[aggregator].get() + (range.offset - plan_.span(a).offset),
-                                  static_cast<std::size_t>(range.size));
+    checkWhole(aggregator);
+    return slotOf(aggregator, p);
 }
 
 std::string PartContainer::digest(std::size_t aggregator) const {
-    checkMember(aggregator);
-    if (!whole_[aggregator] || !averaged_[aggregator])
-        throw std::logic_error("the span of member " + std::to_string(aggregator) + " is not whole");
+    checkWhole(aggregator);
     security::Sha256 hash;
     SpanSeals::addValues(hash, averaged_[aggregator].get(),
                          static_cast<std::size_t>(plan_.span(static_cast<std::int64_t>(aggregator)).size));

@@ -87,6 +87,10 @@ public:
 
 private:
     void checkMember(std::size_t aggregator) const;
+    // Throws std::logic_error unless `aggregator`'s span is whole (its averages all in, not yet taken).
+    void checkWhole(std::size_t aggregator) const;
+    // Where part p of `aggregator`'s span lies in its buffer of averages (which must exist).
+    std::span<float> slotOf(std::size_t aggregator, std::int64_t p) const;
 
     const PartitionPlan& plan_;
     wire::Encoding encoding_;

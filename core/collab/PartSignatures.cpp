@@ -15,19 +15,16 @@ QByteArray PartSignatures::signedText(const std::string& runId, const std::strin
     using security::SignedText;
     QByteArray text("sahaj signed part 1");
     text.append('\0');
-    const auto addField = [&](const std::string& bytes) {
-        SignedText::appendField(text, QByteArrayView(bytes.data(), static_cast<qsizetype>(bytes.size())));
-    };
-    addField(runId);
-    addField(senderId);
-    addField(part.group_id());
+    SignedText::appendBytes(text, runId);
+    SignedText::appendBytes(text, senderId);
+    SignedText::appendBytes(text, part.group_id());
     SignedText::appendNumber(text, part.epoch());
     SignedText::appendNumber(text, part.span());
     SignedText::appendNumber(text, part.part());
     SignedText::appendNumber(text, part.offset());
     SignedText::appendNumber(text, part.count());
     // Deterministic: the same encoding serialises to the same bytes (the round compares them so too).
-    addField(part.encoding().SerializeAsString());
+    SignedText::appendBytes(text, part.encoding().SerializeAsString());
     SignedText::appendNumber(text, std::bit_cast<std::uint64_t>(part.weight()));
     security::Sha256 hash;
     hash.add(QByteArrayView(static_cast<const char*>(data.data()), static_cast<qsizetype>(data.size())));

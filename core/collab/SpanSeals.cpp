@@ -19,15 +19,12 @@ QByteArray SpanSeals::signedText(const std::string& runId, const wire::SpanSeal&
     using security::SignedText;
     QByteArray text("sahaj span seal 2");
     text.append('\0');
-    const auto addField = [&](const std::string& bytes) {
-        SignedText::appendField(text, QByteArrayView(bytes.data(), static_cast<qsizetype>(bytes.size())));
-    };
-    addField(runId);
-    addField(seal.group_id());
+    SignedText::appendBytes(text, runId);
+    SignedText::appendBytes(text, seal.group_id());
     SignedText::appendNumber(text, seal.epoch());
     SignedText::appendNumber(text, seal.span());
-    addField(seal.aggregator());
-    addField(seal.values_sha256());
+    SignedText::appendBytes(text, seal.aggregator());
+    SignedText::appendBytes(text, seal.values_sha256());
     SignedText::appendNumber(text, static_cast<std::uint64_t>(seal.counted_weights_size()));
     for (const double weight : seal.counted_weights())
         SignedText::appendNumber(text, std::bit_cast<std::uint64_t>(weight));

@@ -5,6 +5,7 @@
 #include <QtEndian>
 
 #include <cstdint>
+#include <string_view>
 
 namespace sahaj::security {
 
@@ -18,6 +19,10 @@ public:
         qToBigEndian(static_cast<quint32>(bytes.size()), length);
         out.append(length, 4);
         out.append(bytes);
+    }
+    // The same for bytes held in a std::string (protobuf's bytes fields, run ids).
+    static void appendBytes(QByteArray& out, std::string_view bytes) {
+        appendField(out, QByteArrayView(bytes.data(), static_cast<qsizetype>(bytes.size())));
     }
     static void appendNumber(QByteArray& out, std::uint64_t value) {
         char bytes[8];
